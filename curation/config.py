@@ -1,0 +1,297 @@
+"""Settings: curate.toml loaded into typed, validated pydantic models, with secrets from the environment."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+
+from curation.languages import parse_language
+
+CONFIG_FILE = "curate.toml"
+
+ROLES = ("describe", "score", "refine", "tag", "translate")
+
+# Environment variables that hold secrets; a key of the same name in curate.toml is refused.
+SECRET_VARIABLES = {
+    "openai_api_key": "OPENAI_API_KEY",
+    "anthropic_api_key": "ANTHROPIC_API_KEY",
+    "hf_token": "HF_TOKEN",
+    "google_application_credentials": "GOOGLE_APPLICATION_CREDENTIALS",
+}
+
+
+class ConfigError(Exception):
+    """A curate.toml problem a curator can fix; the message names the key and what to do."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProjectSettings(Strict):
+    name: str = "ml2b"
+    pretty_name: str = "ML²B"
+    source_language: str = "en"
+    languages: list[str] = Field(default_factory=lambda: ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"])
+
+    @field_validator("languages")
+    @classmethod
+    def _known_languages(cls, codes: list[str]) -> list[str]:
+        return [parse_language(code).code for code in codes]
+
+    @field_validator("source_language")
+    @classmethod
+    def _known_source(cls, code: str) -> str:
+        return parse_language(code).code
+
+    @property
+    def targets(self) -> list[str]:
+        """Languages that need a translation: every configured language but the source."""
+        return [code for code in self.languages if code != self.source_language]
+
+
+class PathSettings(Strict):
+    competitions: Path = Path("data/competitions")
+    store: Path = Path("data/curation.sqlite")
+    prompts: Path = Path("prompts")
+    cards: Path = Path("cards")
+    annotations: Path = Path("annotations")
+    reports: Path = Path("reports")
+    review_sheets: Path = Path("review")
+
+
+class MetaKaggleSettings(Strict):
+    """Which competitions of a Meta Kaggle dump are worth a benchmark task."""
+
+    host_segments: list[str] = Field(default_factory=lambda: ["Featured", "Research", "Playground", "Community", "Recruitment"])
+    exclude_classroom: bool = True
+    min_teams: int = Field(default=50, ge=0)
+    enabled_after: str | None = None  # ISO date; competitions that opened before it are skipped
+    enabled_before: str | None = None
+
+
+class IngestSettings(Strict):
+    top_notebooks: int = Field(default=3, ge=1)
+    notebook_token_budget: int = Field(default=6000, ge=200)
+    keep_markdown: bool = False
+    max_notebook_bytes: int = Field(default=20_000_000, ge=1024)
+    meta_kaggle: MetaKaggleSettings = MetaKaggleSettings()
+
+
+class ProviderSettings(Strict):
+    """One LLM endpoint. `kind` picks the SDK; an `openai` kind with a base_url reaches vLLM, Ollama, llama.cpp."""
+
+    kind: Literal["openai", "anthropic"]
+    base_url: str | None = None
+    api_key_env: str | None = None  # variable holding the key; defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY
+    structured_output: Literal["auto", "json_schema", "json_mode"] = "auto"
+    requests_per_minute: int = Field(default=500, ge=1)
+    tokens_per_minute: int = Field(default=200_000, ge=1)
+    max_concurrent: int = Field(default=16, ge=1)
+    timeout_seconds: float = Field(default=120.0, gt=0)
+    max_retry_seconds: float = Field(default=600.0, ge=0)
+
+    @property
+    def key_variable(self) -> str:
+        return self.api_key_env or ("ANTHROPIC_API_KEY" if self.kind == "anthropic" else "OPENAI_API_KEY")
+
+
+def _default_providers() -> dict[str, ProviderSettings]:
+    return {
+        "openai": ProviderSettings(kind="openai"),
+        "anthropic": ProviderSettings(kind="anthropic", requests_per_minute=50, tokens_per_minute=40_000, max_concurrent=8),
+    }
+
+
+class Price(Strict):
+    """USD per million tokens."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cached_input: float | None = Field(default=None, ge=0)
+
+
+def _default_prices() -> dict[str, Price]:
+    return {
+        "openai:gpt-4o": Price(input=2.50, output=10.00, cached_input=1.25),
+        "openai:gpt-4o-mini": Price(input=0.15, output=0.60, cached_input=0.075),
+        "anthropic:claude-3-5-sonnet-latest": Price(input=3.00, output=15.00, cached_input=0.30),
+    }
+
+
+class ModelSettings(Strict):
+    describe: str = "openai:gpt-4o"
+    score: str = "openai:gpt-4o"
+    refine: str = "anthropic:claude-3-5-sonnet-latest"
+    tag: str = "openai:gpt-4o-mini"
+    translate: str = "openai:gpt-4o"
+
+    @field_validator("*")
+    @classmethod
+    def _provider_model(cls, value: str) -> str:
+        provider, sep, model = value.partition(":")
+        if not sep or not provider or not model:
+            raise ValueError(f"{value!r} is not 'provider:model' (e.g. 'openai:gpt-4o')")
+        return value
+
+
+class LLMSettings(Strict):
+    temperature: float = Field(default=0.0, ge=0, le=2)
+    max_output_tokens: int = Field(default=4096, ge=1)
+    validation_retries: int = Field(default=2, ge=0)
+
+
+class DescribeSettings(Strict):
+    max_rounds: int = Field(default=3, ge=1)
+    good_grades: list[Literal["A", "B", "C", "D"]] = Field(default_factory=lambda: ["C", "D"])
+
+
+DEFAULT_DOMAINS = [
+    "healthcare and medical", "finance", "insurance and finance", "urban planning", "eCommerce",
+    "social media", "environmental science", "real estate", "human resource management", "synthetic",
+    "maritime studies", "content moderation", "information retrieval", "marketing", "education", "sports",
+    "crime prediction", "data science",
+]
+
+
+class TagSettings(Strict):
+    vocabulary: list[str] = Field(default_factory=lambda: list(DEFAULT_DOMAINS), min_length=1)
+    allow_new_tags: bool = False
+
+
+class TranslateSettings(Strict):
+    max_attempts: int = Field(default=3, ge=1)
+    min_confidence: float = Field(default=0.5, ge=0, le=1)
+    # Allowed translation/source length ratio in characters, per target language; "default" for the rest.
+    length_ratio: dict[str, tuple[float, float]] = Field(default_factory=lambda: {
+        "default": (0.6, 1.9), "zh": (0.15, 0.8), "ja": (0.2, 1.0), "ar": (0.6, 1.6),
+    })
+
+
+class ReviewSettings(Strict):
+    backend: Literal["xlsx", "sheets"] = "xlsx"
+    annotators: dict[str, list[str]] = Field(default_factory=dict)  # language -> annotator names or emails
+    second_annotator_share: float = Field(default=0.2, ge=0, le=1)
+    rubric_annotators: int = Field(default=2, ge=1)
+    spreadsheets: dict[str, str] = Field(default_factory=dict)  # language -> Google spreadsheet id
+    drive_folder: str | None = None
+    max_retry_seconds: float = Field(default=120.0, ge=0)
+
+
+class PublishSettings(Strict):
+    license: str = "apache-2.0"
+    min_rubric_score: int = Field(default=1, ge=0, le=2)
+    citation: str = ""
+    task_categories: list[str] = Field(default_factory=lambda: ["text-generation"])
+
+
+class Secrets(BaseModel):
+    """Secrets and endpoints, from the environment only."""
+
+    openai_api_key: SecretStr | None = None
+    anthropic_api_key: SecretStr | None = None
+    openai_base_url: str | None = None
+    anthropic_base_url: str | None = None
+    hf_token: SecretStr | None = None
+    google_application_credentials: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "Secrets":
+        env = dict(os.environ) if env is None else env
+        return cls(**{name: env.get(name.upper()) or None for name in cls.model_fields})
+
+
+class Settings(Strict):
+    project: ProjectSettings = ProjectSettings()
+    paths: PathSettings = PathSettings()
+    ingest: IngestSettings = IngestSettings()
+    models: ModelSettings = ModelSettings()
+    providers: dict[str, ProviderSettings] = Field(default_factory=_default_providers)
+    prices: dict[str, Price] = Field(default_factory=_default_prices)
+    llm: LLMSettings = LLMSettings()
+    describe: DescribeSettings = DescribeSettings()
+    tag: TagSettings = TagSettings()
+    translate: TranslateSettings = TranslateSettings()
+    review: ReviewSettings = ReviewSettings()
+    publish: PublishSettings = PublishSettings()
+    # Where curate.toml lives; relative paths resolve against it. Not a key of the file.
+    root: Path = Path(".")
+    secrets: Secrets = Field(default_factory=Secrets)
+
+    @model_validator(mode="after")
+    def _roles_have_providers(self) -> "Settings":
+        for role in ROLES:
+            provider = getattr(self.models, role).split(":", 1)[0]
+            if provider not in self.providers:
+                known = ", ".join(sorted(self.providers))
+                raise ValueError(f"models.{role} uses provider {provider!r}, which is not under [providers] (known: {known})")
+        return self
+
+    def path(self, name: str) -> Path:
+        """A configured path, resolved against the project root."""
+        value = getattr(self.paths, name)
+        return value if value.is_absolute() else self.root / value
+
+    def provider_for(self, role: str) -> tuple[str, ProviderSettings, str]:
+        """(provider name, provider settings, model) for an LLM role."""
+        provider, _, model = getattr(self.models, role).partition(":")
+        return provider, self.providers[provider], model
+
+    def api_key(self, provider: ProviderSettings) -> str | None:
+        """The key for a provider, from the environment; never from curate.toml."""
+        return os.environ.get(provider.key_variable) or None
+
+    def base_url(self, provider_name: str, provider: ProviderSettings) -> str | None:
+        """The endpoint: OPENAI_BASE_URL / ANTHROPIC_BASE_URL override the default providers' base_url."""
+        if provider_name == "openai" and self.secrets.openai_base_url:
+            return self.secrets.openai_base_url
+        if provider_name == "anthropic" and self.secrets.anthropic_base_url:
+            return self.secrets.anthropic_base_url
+        return provider.base_url
+
+
+def _refuse_secrets(data: dict, where: str = "") -> None:
+    for key, value in data.items():
+        if key.lower() in SECRET_VARIABLES or key.lower().endswith(("api_key", "_token", "password")):
+            variable = SECRET_VARIABLES.get(key.lower(), key.upper())
+            raise ConfigError(f"{CONFIG_FILE}: {where}{key} looks like a secret; remove it and set the environment variable {variable} instead")
+        if isinstance(value, dict):
+            _refuse_secrets(value, f"{where}{key}.")
+
+
+def _describe_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    if first["type"] == "extra_forbidden":
+        return f"{CONFIG_FILE}: unknown key {where}; check its spelling against the documented keys in README.md"
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{CONFIG_FILE}: {where}: {message}"
+
+
+def load_settings(path: Path | str | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Read curate.toml (or defaults when the file is absent and no path was given) into Settings."""
+    explicit = path is not None
+    file = Path(path) if explicit else Path(CONFIG_FILE)
+    if file.is_dir():
+        file = file / CONFIG_FILE
+    data: dict = {}
+    if file.exists():
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{file}: not valid TOML ({error})") from None
+    elif explicit:
+        raise ConfigError(f"{file}: no such file; run `curate init DIR` to create a project")
+    for reserved in ("root", "secrets"):
+        if reserved in data:
+            raise ConfigError(f"{CONFIG_FILE}: unknown key {reserved}; check its spelling against the documented keys in README.md")
+    _refuse_secrets(data)
+    try:
+        return Settings(**data, root=file.parent.resolve(), secrets=Secrets.from_env(env))
+    except ValidationError as error:
+        raise ConfigError(_describe_error(error)) from None
+

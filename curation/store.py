@@ -1,0 +1,211 @@
+"""The SQLite working store (data/curation.sqlite). This module owns all SQL.
+
+WAL mode, numbered migrations, and one transaction per finished item: a process killed at any point
+leaves the store as it was after the last finished item.
+
+Sections below group the SQL by the stage that owns the tables; each stage's migrations use their own
+range of version numbers (core 1-9, llm 10-19, describe/tag 20-29, translate 30-39, review 40-49,
+publish 50-59) so stages can land in any order.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Literal
+
+from curation.records import Competition, IngestedCompetition, Notebook, Problem, StageState, StageStatus
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# (version, name, SQL). Append; never edit a migration that has shipped.
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (1, "core", """
+        CREATE TABLE competitions (
+            slug TEXT PRIMARY KEY,
+            record TEXT NOT NULL,           -- Competition as JSON
+            input_hash TEXT NOT NULL,       -- hash of the record and its notebooks, for idempotent ingest
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE notebooks (
+            competition TEXT NOT NULL REFERENCES competitions(slug) ON DELETE CASCADE,
+            position INTEGER NOT NULL,      -- 0 = best
+            name TEXT NOT NULL,
+            record TEXT NOT NULL,           -- Notebook as JSON
+            PRIMARY KEY (competition, name)
+        );
+        CREATE TABLE problems (
+            id INTEGER PRIMARY KEY,
+            stage TEXT NOT NULL,
+            competition TEXT,
+            path TEXT NOT NULL,
+            message TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX problems_stage ON problems(stage);
+        CREATE TABLE stage_status (
+            competition TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'pending', 'failed', 'needs_human')),
+            detail TEXT NOT NULL DEFAULT '',
+            input_hash TEXT NOT NULL DEFAULT '',
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (competition, stage)
+        );
+    """),
+]
+
+
+class StoreError(Exception):
+    """The store cannot be opened or migrated; the message says what to do."""
+
+
+class Store:
+    """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30, check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: cannot open the store ({error}); move the file aside and re-run, "
+                             "or rebuild reviews with `curate review import annotations/`") from None
+        self._depth = 0
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions and migrations -------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic unit of work; nested calls join the outer transaction."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.db
+            finally:
+                self._depth -= 1
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    def _migrate(self) -> None:
+        self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT)")
+        applied = {row[0] for row in self.db.execute("SELECT version FROM schema_migrations")}
+        known = {version for version, _, _ in MIGRATIONS}
+        if applied - known:
+            raise StoreError(f"{self.path}: the store was written by a newer curation (schema {max(applied)}); upgrade curation")
+        for version, name, sql in sorted(MIGRATIONS):
+            if version in applied:
+                continue
+            # executescript commits on its own; wrap it so a failed migration leaves nothing half-applied.
+            self.db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', '{now()}');\nCOMMIT;")
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]
+
+    # -- competitions and notebooks (ingest) -----------------------------------------------------
+
+    def save_ingested(self, item: IngestedCompetition) -> Literal["added", "updated", "unchanged"]:
+        """Store one competition with its notebooks in one transaction; unchanged input writes nothing."""
+        slug = item.competition.competition
+        digest = item.input_hash
+        with self.transaction() as db:
+            row = db.execute("SELECT input_hash FROM competitions WHERE slug = ?", (slug,)).fetchone()
+            if row and row["input_hash"] == digest:
+                return "unchanged"
+            db.execute(
+                "INSERT INTO competitions (slug, record, input_hash, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(slug) DO UPDATE SET record = excluded.record, input_hash = excluded.input_hash, "
+                "updated_at = excluded.updated_at",
+                (slug, item.competition.model_dump_json(), digest, now()),
+            )
+            db.execute("DELETE FROM notebooks WHERE competition = ?", (slug,))
+            db.executemany(
+                "INSERT INTO notebooks (competition, position, name, record) VALUES (?, ?, ?, ?)",
+                [(slug, position, nb.name, nb.model_dump_json()) for position, nb in enumerate(item.notebooks)],
+            )
+            return "updated" if row else "added"
+
+    def competitions(self) -> list[Competition]:
+        rows = self.db.execute("SELECT record FROM competitions ORDER BY slug")
+        return [Competition.model_validate_json(row["record"]) for row in rows]
+
+    def competition(self, slug: str) -> Competition | None:
+        row = self.db.execute("SELECT record FROM competitions WHERE slug = ?", (slug,)).fetchone()
+        return Competition.model_validate_json(row["record"]) if row else None
+
+    def notebooks(self, slug: str) -> list[Notebook]:
+        rows = self.db.execute("SELECT record FROM notebooks WHERE competition = ? ORDER BY position", (slug,))
+        return [Notebook.model_validate_json(row["record"]) for row in rows]
+
+    def notebook_counts(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT competition, COUNT(*) AS n FROM notebooks GROUP BY competition")
+        return {row["competition"]: row["n"] for row in rows}
+
+    def remove_competition(self, slug: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM competitions WHERE slug = ?", (slug,))
+            db.execute("DELETE FROM stage_status WHERE competition = ?", (slug,))
+
+    # -- problems: bad input a stage reported ----------------------------------------------------
+
+    def replace_problems(self, stage: str, problems: Iterable[Problem]) -> None:
+        """The problems of a stage's latest run replace those of its previous run."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM problems WHERE stage = ?", (stage,))
+            db.executemany(
+                "INSERT INTO problems (stage, competition, path, message, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(p.stage, p.competition, p.path, p.message, now()) for p in problems],
+            )
+
+    def problems(self, stage: str | None = None) -> list[Problem]:
+        sql = "SELECT stage, competition, path, message FROM problems"
+        rows = self.db.execute(sql + (" WHERE stage = ? ORDER BY id" if stage else " ORDER BY id"), (stage,) if stage else ())
+        return [Problem(**dict(row)) for row in rows]
+
+    # -- stage status: what `curate status` shows --------------------------------------------------
+
+    def set_status(self, competition: str, stage: str, status: StageState, detail: str = "", input_hash: str = "") -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO stage_status (competition, stage, status, detail, input_hash, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(competition, stage) DO UPDATE SET status = excluded.status, "
+                "detail = excluded.detail, input_hash = excluded.input_hash, updated_at = excluded.updated_at",
+                (competition, stage, status, detail, input_hash, now()),
+            )
+
+    def statuses(self) -> list[StageStatus]:
+        rows = self.db.execute("SELECT * FROM stage_status ORDER BY competition, stage")
+        return [StageStatus(**dict(row)) for row in rows]
+

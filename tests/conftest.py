@@ -1,0 +1,41 @@
+"""Shared fixtures: a throwaway project (config + store) per test. Fakes of remote services live in tests/fakes/."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from curation.config import Settings, load_settings
+from curation.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "data" / "sample"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder with the repository's curate.toml, prompts and cards, and the working dir set to it."""
+    shutil.copy(REPO / "curate.toml", tmp_path / "curate.toml")
+    for folder in ("prompts", "cards"):
+        if (REPO / folder).exists():
+            shutil.copytree(REPO / folder, tmp_path / folder)
+    if SAMPLE.exists():
+        shutil.copytree(SAMPLE, tmp_path / "data" / "sample")
+    for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "HF_TOKEN",
+                     "GOOGLE_APPLICATION_CREDENTIALS"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def settings(project: Path) -> Settings:
+    return load_settings(project / "curate.toml")
+
+
+@pytest.fixture
+def store(settings: Settings):
+    with Store(settings.path("store")) as opened:
+        yield opened

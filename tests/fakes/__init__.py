@@ -1,0 +1,1 @@
+"""Fakes of remote services (LLM APIs, Google Sheets, the Hub), shared by tests."""
