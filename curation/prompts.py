@@ -1,0 +1,62 @@
+"""Prompt templates: one file per LLM role in prompts/, rendered with Jinja2; the file's hash joins every cache key.
+
+A prompt file holds a line `[system]`, the system text, a line `[user]`, and the user template. Both parts are
+Jinja2 templates (undefined variables are errors, so a renamed variable cannot silently render empty).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from curation.config import Settings
+from curation.fingerprint import file_hash
+
+_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False, autoescape=False)
+
+
+class PromptError(Exception):
+    """A prompt file is missing or malformed; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    name: str
+    path: Path
+    system: str
+    user: str
+    hash: str  # sha256 of the file's bytes
+
+    def render(self, **variables: object) -> list[dict[str, str]]:
+        """Chat messages for this prompt with the variables filled in."""
+        try:
+            system = _ENV.from_string(self.system).render(**variables).strip()
+            user = _ENV.from_string(self.user).render(**variables).strip()
+        except jinja2.TemplateError as error:
+            raise PromptError(f"{self.path}: {error}") from None
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def load_prompt(settings: Settings, name: str) -> Prompt:
+    """Read prompts/<name>.md."""
+    path = settings.path("prompts") / f"{name}.md"
+    if not path.exists():
+        raise PromptError(f"{path}: prompt file missing; restore it from the repository or `curate init`")
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    try:
+        system_at = lines.index("[system]")
+        user_at = lines.index("[user]")
+    except ValueError:
+        raise PromptError(f"{path}: a prompt needs a line `[system]` and a line `[user]`") from None
+    if user_at < system_at:
+        raise PromptError(f"{path}: `[system]` must come before `[user]`")
+    return Prompt(
+        name=name,
+        path=path,
+        system="\n".join(lines[system_at + 1:user_at]),
+        user="\n".join(lines[user_at + 1:]),
+        hash=file_hash(path),
+    )
