@@ -111,3 +111,97 @@ class StageStatus(Record):
     detail: str = ""
     input_hash: str = ""
     updated_at: str = ""
+
+
+# -- describe / tag ------------------------------------------------------------------------------
+
+Grade = Literal["A", "B", "C", "D"]
+
+
+class Description(Record):
+    """The English task description a competition ends up with (latest state of the describe stage)."""
+
+    competition: str
+    text: str
+    provenance: Literal["machine", "human"]  # human: description.md written by a person
+    grade: Grade | None = None
+    rounds: int = 0
+    needs_human: bool = False
+    reasons: list[str] = Field(default_factory=list)  # why it needs a person, when it does
+    input_hash: str = ""
+
+
+class DomainTag(Record):
+    competition: str
+    domain: str
+    is_new: bool = False  # proposed by the model outside the vocabulary; the curator confirms it
+    model: str = ""
+    input_hash: str = ""
+
+
+# -- translate -----------------------------------------------------------------------------------
+
+
+class CheckResult(Record):
+    """One automatic translation check: its name (placeholders, language, length, not_copy, script), pass or not."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+class Translation(Record):
+    """The current machine translation of one field of one competition into one language."""
+
+    competition: str
+    field: Field_
+    language: str
+    source_text: str  # the English original
+    source_hash: str
+    text: str
+    model: str = ""
+    prompt_hash: str = ""
+    attempts: int = 1
+    checks: list[CheckResult] = Field(default_factory=list)
+    flagged: bool = False  # a check still failed after max_attempts: the annotator's attention is needed
+    provenance: Literal["machine", "retranslated"] = "machine"
+    feedback: str | None = None  # an annotator's comment that asked for this retranslation
+    round: int = 1  # review round this translation is for
+    input_hash: str = ""
+
+    @property
+    def failed_checks(self) -> list[CheckResult]:
+        return [check for check in self.checks if not check.passed]
+
+
+# -- review and merge ----------------------------------------------------------------------------
+
+VERDICTS = ("YES and YES", "NO and YES", "YES and NO", "NO and NO")
+VerdictText = Literal["YES and YES", "NO and YES", "YES and NO", "NO and NO"]
+Provenance = Literal["machine", "native_fix", "retranslated", "human"]
+
+
+class FinalText(Record):
+    """The merged text of one (competition, field, language) that a release publishes."""
+
+    competition: str
+    field: Field_
+    language: str
+    text: str
+    provenance: Provenance
+    verdict: VerdictText | None = None  # the review verdict it rests on (None for the English source)
+    checks_passed: bool = True
+    source_hash: str = ""
+
+
+class ReviewStats(Record):
+    """Review figures for one language, as the dataset card and report show them."""
+
+    language: str
+    items: int  # items with at least one verdict
+    verdict_shares: dict[str, float] = Field(default_factory=dict)  # verdict -> share of judged items
+    share_fixed: float = 0.0  # share of items whose final text is an annotator's own version
+    agreement_items: int = 0  # items judged by two annotators
+    raw_agreement: float | None = None
+    kappa: float | None = None  # Cohen's kappa over the doubly judged items
+    open_items: int = 0  # items without a usable verdict yet

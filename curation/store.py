@@ -17,7 +17,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from curation.records import Competition, IngestedCompetition, Notebook, Problem, StageState, StageStatus
+from curation.records import (
+    Competition,
+    Description,
+    DomainTag,
+    FinalText,
+    IngestedCompetition,
+    Notebook,
+    Problem,
+    StageState,
+    StageStatus,
+    Translation,
+)
 
 
 def now() -> str:
@@ -57,6 +68,45 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             input_hash TEXT NOT NULL DEFAULT '',
             updated_at TEXT NOT NULL,
             PRIMARY KEY (competition, stage)
+        );
+    """),
+    (20, "describe_tag", """
+        CREATE TABLE descriptions (
+            competition TEXT PRIMARY KEY,
+            record TEXT NOT NULL,           -- Description as JSON
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE domains (
+            competition TEXT PRIMARY KEY,
+            record TEXT NOT NULL,           -- DomainTag as JSON
+            updated_at TEXT NOT NULL
+        );
+    """),
+    (30, "translate", """
+        CREATE TABLE translations (
+            competition TEXT NOT NULL,
+            field TEXT NOT NULL,
+            language TEXT NOT NULL,
+            record TEXT NOT NULL,           -- Translation as JSON
+            flagged INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (competition, field, language)
+        );
+    """),
+    (40, "final_texts", """
+        CREATE TABLE final_texts (
+            competition TEXT NOT NULL,
+            field TEXT NOT NULL,
+            language TEXT NOT NULL,
+            record TEXT NOT NULL,           -- FinalText as JSON
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (competition, field, language)
+        );
+        CREATE TABLE rubric_final (
+            competition TEXT PRIMARY KEY,
+            score INTEGER NOT NULL CHECK (score IN (0, 1, 2)),
+            detail TEXT NOT NULL DEFAULT '',
+            updated_at TEXT NOT NULL
         );
     """),
 ]
@@ -209,3 +259,96 @@ class Store:
         rows = self.db.execute("SELECT * FROM stage_status ORDER BY competition, stage")
         return [StageStatus(**dict(row)) for row in rows]
 
+
+    # -- describe / tag: the final English description and domain per competition ---------------
+
+    def save_description(self, description: Description) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO descriptions (competition, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(competition) "
+                "DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
+                (description.competition, description.model_dump_json(), now()),
+            )
+
+    def description(self, slug: str) -> Description | None:
+        row = self.db.execute("SELECT record FROM descriptions WHERE competition = ?", (slug,)).fetchone()
+        return Description.model_validate_json(row["record"]) if row else None
+
+    def descriptions(self) -> list[Description]:
+        rows = self.db.execute("SELECT record FROM descriptions ORDER BY competition")
+        return [Description.model_validate_json(row["record"]) for row in rows]
+
+    def save_domain(self, tag: DomainTag) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO domains (competition, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(competition) "
+                "DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
+                (tag.competition, tag.model_dump_json(), now()),
+            )
+
+    def domain(self, slug: str) -> DomainTag | None:
+        row = self.db.execute("SELECT record FROM domains WHERE competition = ?", (slug,)).fetchone()
+        return DomainTag.model_validate_json(row["record"]) if row else None
+
+    def domains(self) -> list[DomainTag]:
+        rows = self.db.execute("SELECT record FROM domains ORDER BY competition")
+        return [DomainTag.model_validate_json(row["record"]) for row in rows]
+
+    # -- translate: the current machine translation per (competition, field, language) ------------
+
+    def save_translation(self, translation: Translation) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO translations (competition, field, language, record, flagged, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(competition, field, language) DO UPDATE SET "
+                "record = excluded.record, flagged = excluded.flagged, updated_at = excluded.updated_at",
+                (translation.competition, translation.field, translation.language, translation.model_dump_json(),
+                 int(translation.flagged), now()),
+            )
+
+    def translation(self, competition: str, field: str, language: str) -> Translation | None:
+        row = self.db.execute(
+            "SELECT record FROM translations WHERE competition = ? AND field = ? AND language = ?",
+            (competition, field, language),
+        ).fetchone()
+        return Translation.model_validate_json(row["record"]) if row else None
+
+    def translations(self, language: str | None = None, competition: str | None = None) -> list[Translation]:
+        rows = self.db.execute(
+            "SELECT record FROM translations WHERE (?1 IS NULL OR language = ?1) AND (?2 IS NULL OR competition = ?2) "
+            "ORDER BY language, competition, field",
+            (language, competition),
+        )
+        return [Translation.model_validate_json(row["record"]) for row in rows]
+
+    # -- merge: final texts and rubric scores that a release publishes ---------------------------
+
+    def save_final_text(self, final: FinalText) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO final_texts (competition, field, language, record, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(competition, field, language) DO UPDATE SET record = excluded.record, "
+                "updated_at = excluded.updated_at",
+                (final.competition, final.field, final.language, final.model_dump_json(), now()),
+            )
+
+    def final_texts(self, language: str | None = None) -> list[FinalText]:
+        rows = self.db.execute(
+            "SELECT record FROM final_texts WHERE (?1 IS NULL OR language = ?1) ORDER BY language, competition, field",
+            (language,),
+        )
+        return [FinalText.model_validate_json(row["record"]) for row in rows]
+
+    def save_rubric_final(self, competition: str, score: int, detail: str = "") -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO rubric_final (competition, score, detail, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(competition) DO UPDATE SET score = excluded.score, detail = excluded.detail, "
+                "updated_at = excluded.updated_at",
+                (competition, score, detail, now()),
+            )
+
+    def rubric_final(self) -> dict[str, int]:
+        """Final rubric score per competition (0 unusable, 1 needs revision, 2 good)."""
+        rows = self.db.execute("SELECT competition, score FROM rubric_final")
+        return {row["competition"]: row["score"] for row in rows}
