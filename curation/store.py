@@ -102,6 +102,17 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             updated_at TEXT NOT NULL,
             PRIMARY KEY (competition, field, language)
         );
+        -- Work sent back by review: kind 'retranslate' (competition, field, language) or 'redescribe'.
+        CREATE TABLE requests (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('retranslate', 'redescribe')),
+            competition TEXT NOT NULL,
+            field TEXT,
+            language TEXT,
+            feedback TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            resolved_at TEXT
+        );
         CREATE TABLE rubric_final (
             competition TEXT PRIMARY KEY,
             score INTEGER NOT NULL CHECK (score IN (0, 1, 2)),
@@ -338,6 +349,33 @@ class Store:
             (language,),
         )
         return [FinalText.model_validate_json(row["record"]) for row in rows]
+
+    def add_request(self, kind: str, competition: str, feedback: str, field: str | None = None,
+                    language: str | None = None) -> None:
+        """Send work back: a retranslation (with field and language) or a new description, with feedback."""
+        with self.transaction() as db:
+            open_ = db.execute(
+                "SELECT id FROM requests WHERE kind = ? AND competition = ? AND field IS ? AND language IS ? "
+                "AND feedback = ? AND resolved_at IS NULL", (kind, competition, field, language, feedback)).fetchone()
+            if not open_:
+                db.execute(
+                    "INSERT INTO requests (kind, competition, field, language, feedback, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (kind, competition, field, language, feedback, now()),
+                )
+
+    def open_requests(self, kind: str, language: str | None = None) -> list[dict]:
+        """Unresolved requests of a kind: dicts with id, competition, field, language, feedback."""
+        rows = self.db.execute(
+            "SELECT id, competition, field, language, feedback FROM requests WHERE kind = ? AND resolved_at IS NULL "
+            "AND (?2 IS NULL OR language = ?2) ORDER BY id", (kind, language))
+        return [dict(row) for row in rows]
+
+    def resolve_requests(self, kind: str, competition: str, field: str | None = None, language: str | None = None) -> None:
+        """Close the open requests a finished redo answered; call inside the redo's own transaction."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE requests SET resolved_at = ? WHERE kind = ? AND competition = ? AND field IS ? AND language IS ? "
+                "AND resolved_at IS NULL", (now(), kind, competition, field, language))
 
     def save_rubric_final(self, competition: str, score: int, detail: str = "") -> None:
         with self.transaction() as db:
