@@ -1,1 +1,1 @@
-
+"""Deterministic gates: description lint, data-card lint, translation checks."""

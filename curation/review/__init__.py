@@ -1,1 +1,1 @@
-
+"""Human review: review items, verdict parsing, and the xlsx and Google Sheets backends."""

@@ -1,1 +1,1 @@
-
+"""The pipeline stages: select pending items, do one item, record it."""
