@@ -131,6 +131,61 @@ class Description(Record):
     input_hash: str = ""
 
 
+class LintFinding(Record):
+    """One hit of a deterministic lint: the rule that fired and the words it matched (a sentence, for data cards)."""
+
+    rule: str
+    matched: str
+
+    def line(self) -> str:
+        return f"{self.rule}: {self.matched!r}"
+
+
+Criterion = Literal["clear_objective", "input_described", "output_described", "neutral", "no_solution_hints", "no_leakage"]
+CRITERIA: tuple[str, ...] = ("clear_objective", "input_described", "output_described", "neutral", "no_solution_hints",
+                             "no_leakage")
+
+
+class CriterionReason(Record):
+    """The scorer's judgement of one grading criterion."""
+
+    criterion: Criterion
+    met: bool
+    reason: str
+
+
+class GradeReport(Record):
+    """The scorer's structured answer: a grade (C/D good, A/B need work) with a reason per criterion."""
+
+    criteria: list[CriterionReason]
+    grade: Grade
+
+    def problems(self) -> list[str]:
+        """The reasons of the criteria that were not met, as lines for refine and for the curator."""
+        return [f"{c.criterion}: {c.reason}" for c in self.criteria if not c.met]
+
+
+class DescriptionRound(Record):
+    """One round of the describe loop, kept for the report: the text, how it was graded and linted, what it cost."""
+
+    competition: str
+    round: int  # 1 = generated (or the person-written text), 2.. = refined
+    step: Literal["describe", "refine", "human"]
+    text: str
+    grade: Grade | None = None
+    reasons: list[CriterionReason] = Field(default_factory=list)
+    findings: list[LintFinding] = Field(default_factory=list)
+    model: str = ""  # the model that wrote the text ("" for a person)
+    score_model: str = ""
+    prompt_hash: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+
+    def good(self, good_grades: list[str]) -> bool:
+        return self.grade in good_grades and not self.findings
+
+
 class DomainTag(Record):
     competition: str
     domain: str
