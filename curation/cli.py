@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+import typing
 from typing import Annotated
 
 import typer
@@ -51,3 +52,63 @@ def languages_from(value: str, settings: Settings, include_source: bool = False)
 
 def main() -> None:
     app()
+
+
+# -- llm: --max-cost, running an LLM stage, `curate costs` ------------------------------------------
+
+if typing.TYPE_CHECKING:
+    from curation.stages.runner import RunSummary, Stage
+
+MaxCostOption = Annotated[float | None, typer.Option(
+    "--max-cost", min=0, metavar="USD", help="Stop starting LLM calls once the spend would pass this many USD.")]
+
+
+def report_run(summary: RunSummary) -> None:
+    """Print a stage run's summary; exit 1 when any item failed or was not started."""
+    for number, line in enumerate(summary.lines()):
+        (console if number == 0 else errors).print(line, markup=False, highlight=False)
+    if not summary.complete:
+        raise typer.Exit(1)
+
+
+def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: float | None) -> RunSummary:
+    """Run an LLM stage with the runner, print its summary, and exit non-zero when anything failed or was left."""
+    import asyncio
+
+    from curation.llm import LLM, LLMConfigError
+    from curation.stages.runner import run_stage
+
+    async def run() -> RunSummary:
+        async with LLM(settings, store, max_cost=max_cost, stage=stage.name) as llm:
+            return await run_stage(stage, store, settings, llm)
+
+    try:
+        summary = asyncio.run(run())
+    except LLMConfigError as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
+    report_run(summary)
+    return summary
+
+
+@app.command()
+def costs(config: ConfigOption = None) -> None:
+    """Spend and tokens by stage, role and model, and what the cache saved."""
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        lines = store.llm_costs()
+    if not lines:
+        console.print("no LLM calls logged yet", highlight=False)
+        return
+    header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'failed':>6} " \
+             f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10}"
+    console.print(header, markup=False, highlight=False)
+    for line in lines:
+        console.print(f"{line.stage:<12} {line.role:<10} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
+                      f"{line.failed:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
+                      f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f}", markup=False, highlight=False)
+    spent = sum(line.cost_usd for line in lines)
+    saved = sum(line.saved_usd for line in lines)
+    console.print(f"total: ${spent:.4f} spent, ${saved:.4f} saved by the cache "
+                  f"({sum(line.cache_hits for line in lines)} cached answers)", markup=False, highlight=False)

@@ -260,3 +260,44 @@ class ReviewStats(Record):
     raw_agreement: float | None = None
     kappa: float | None = None  # Cohen's kappa over the doubly judged items
     open_items: int = 0  # items without a usable verdict yet
+
+
+# -- llm: the call log ---------------------------------------------------------------------------
+
+
+class LLMCall(Record):
+    """One `LLM.ask`: a row of the call log, which is also the answer cache. Never holds keys or headers."""
+
+    stage: str
+    role: str
+    item: str
+    provider: str
+    model: str
+    request_hash: str
+    response: str | None = None  # the validated answer text; None when the call failed
+    tokens_in: int = 0
+    tokens_out: int = 0
+    tokens_cached: int = 0
+    cost_usd: float = 0.0
+    saved_usd: float = 0.0  # for a cache hit: what the original call cost
+    latency_ms: int = 0
+    attempts: int = 0
+    cached: bool = False
+    error: str | None = None
+    created_at: str = ""
+
+
+class CostLine(Record):
+    """Spend and tokens of one (stage, role, provider:model), as `curate costs` prints them."""
+
+    stage: str
+    role: str
+    model: str
+    calls: int
+    cache_hits: int
+    failed: int
+    tokens_in: int
+    tokens_out: int
+    tokens_cached: int
+    cost_usd: float
+    saved_usd: float

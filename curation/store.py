@@ -29,6 +29,7 @@ from curation.records import (
     StageStatus,
     Translation,
 )
+from curation.records import CostLine, LLMCall
 
 
 def now() -> str:
@@ -69,6 +70,31 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             updated_at TEXT NOT NULL,
             PRIMARY KEY (competition, stage)
         );
+    """),
+    (10, "llm_calls", """
+        -- The LLM call log, which is also the answer cache: a successful, non-cached row answers any later
+        -- request with the same request_hash. No keys or headers are ever written here.
+        CREATE TABLE llm_calls (
+            id INTEGER PRIMARY KEY,
+            stage TEXT NOT NULL,
+            role TEXT NOT NULL,
+            item TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            model TEXT NOT NULL,
+            request_hash TEXT NOT NULL,
+            response TEXT,                  -- the validated answer text; NULL when the call failed
+            tokens_in INTEGER NOT NULL DEFAULT 0,
+            tokens_out INTEGER NOT NULL DEFAULT 0,
+            tokens_cached INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            saved_usd REAL NOT NULL DEFAULT 0, -- cache hits: what the original call cost
+            latency_ms INTEGER NOT NULL DEFAULT 0,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            cached INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX llm_calls_answers ON llm_calls(request_hash) WHERE error IS NULL AND cached = 0;
     """),
     (20, "describe_tag", """
         CREATE TABLE descriptions (
@@ -195,6 +221,41 @@ class Store:
     def schema_version(self) -> int:
         return self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]
 
+    # -- llm: the call log, which is also the answer cache -----------------------------------------
+
+    def cached_llm_call(self, request_hash: str) -> LLMCall | None:
+        """The latest successful, paid call with this request hash, or None."""
+        row = self.db.execute(
+            "SELECT * FROM llm_calls WHERE request_hash = ? AND error IS NULL AND cached = 0 ORDER BY id DESC LIMIT 1",
+            (request_hash,)).fetchone()
+        return self._row_to_llm_call(row) if row else None
+
+    def log_llm_call(self, call: LLMCall) -> None:
+        """Write one call row at once, so a killed run keeps every call that finished."""
+        row = call.model_dump(exclude={"created_at"})
+        row["created_at"] = call.created_at or now()
+        columns = ", ".join(row)
+        with self.transaction() as db:
+            db.execute(f"INSERT INTO llm_calls ({columns}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+
+    def llm_calls(self, stage: str | None = None) -> list[LLMCall]:
+        """The call log in order, optionally for one stage."""
+        rows = self.db.execute("SELECT * FROM llm_calls WHERE (?1 IS NULL OR stage = ?1) ORDER BY id", (stage,))
+        return [self._row_to_llm_call(row) for row in rows]
+
+    def llm_costs(self) -> list[CostLine]:
+        """Spend, tokens and cache savings per (stage, role, provider:model)."""
+        rows = self.db.execute(
+            "SELECT stage, role, provider || ':' || model AS model, COUNT(*) AS calls, SUM(cached) AS cache_hits, "
+            "SUM(error IS NOT NULL) AS failed, SUM(tokens_in) AS tokens_in, SUM(tokens_out) AS tokens_out, "
+            "SUM(tokens_cached) AS tokens_cached, SUM(cost_usd) AS cost_usd, SUM(saved_usd) AS saved_usd "
+            "FROM llm_calls GROUP BY stage, role, provider, model ORDER BY stage, role, model")
+        return [CostLine(**dict(row)) for row in rows]
+
+    @staticmethod
+    def _row_to_llm_call(row: sqlite3.Row) -> LLMCall:
+        return LLMCall(**{key: row[key] for key in row.keys() if key != "id"})
+
     # -- competitions and notebooks (ingest) -----------------------------------------------------
 
     def save_ingested(self, item: IngestedCompetition) -> Literal["added", "updated", "unchanged"]:
@@ -269,6 +330,16 @@ class Store:
     def statuses(self) -> list[StageStatus]:
         rows = self.db.execute("SELECT * FROM stage_status ORDER BY competition, stage")
         return [StageStatus(**dict(row)) for row in rows]
+
+    def status(self, competition: str, stage: str) -> StageStatus | None:
+        """One competition's status in one stage, or None when the stage never touched it."""
+        row = self.db.execute("SELECT * FROM stage_status WHERE competition = ? AND stage = ?", (competition, stage)).fetchone()
+        return StageStatus(**dict(row)) if row else None
+
+    def competition_sources(self) -> dict[str, str]:
+        """Slug -> where each stored competition was read from (Competition.source)."""
+        rows = self.db.execute("SELECT slug, json_extract(record, '$.source') AS source FROM competitions")
+        return {row["slug"]: row["source"] or "" for row in rows}
 
 
     # -- describe / tag: the final English description and domain per competition ---------------

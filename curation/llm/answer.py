@@ -1,0 +1,33 @@
+"""What a stage gets back from `LLM.ask`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens of one call. tokens_in counts every input token, tokens_cached the part the provider served from its
+    prompt cache (billed at the cached-input price)."""
+
+    tokens_in: int = 0
+    tokens_out: int = 0
+    tokens_cached: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(self.tokens_in + other.tokens_in, self.tokens_out + other.tokens_out,
+                     self.tokens_cached + other.tokens_cached)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A validated answer: `parsed` is an instance of the requested schema (None for plain text)."""
+
+    text: str
+    parsed: Any
+    usage: Usage
+    cost_usd: float
+    cached: bool
+    request_hash: str = ""
+    attempts: int = 1

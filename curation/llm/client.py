@@ -1,0 +1,257 @@
+"""The LLM client every stage asks through: cache, limits, retries, structured output, cost and the call log."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from curation.config import Price, ProviderSettings, Settings
+from curation.fingerprint import fingerprint
+from curation.llm.answer import Answer, Usage
+from curation.llm.errors import BudgetExceeded, LLMCallFailed, MissingKey, MissingPrice
+from curation.llm.limits import ProviderLimits
+from curation.llm.pricing import cost_usd, estimate_input_tokens
+from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient
+from curation.records import LLMCall
+from curation.store import Store
+
+# Any OpenAI-compatible server reached by base URL may need no key, but the SDK insists on one.
+PLACEHOLDER_KEY = "not-needed"
+MAX_BACKOFF_SECONDS = 60.0
+
+Mode = Literal["json_schema", "json_mode", "tool"] | None
+
+
+class Provider(Protocol):
+    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
+                   temperature: float, max_tokens: int) -> Reply: ...
+
+    async def close(self) -> None: ...
+
+
+class LLM:
+    """`async with LLM(settings, store, max_cost, stage) as llm: answer = await llm.ask(...)`.
+
+    One instance per run: it holds the SDK clients, the per-provider limits, and the run's spend.
+    """
+
+    def __init__(self, settings: Settings, store: Store, max_cost: float | None = None, stage: str = ""):
+        self.settings = settings
+        self.store = store
+        self.max_cost = max_cost
+        self.stage = stage
+        self.spent_usd = 0.0  # paid this run (cache hits cost nothing)
+        self.saved_usd = 0.0  # what this run's cache hits would have cost
+        self.calls = 0  # answers returned, cached or not
+        self.cache_hits = 0
+        self.failures = 0
+        self._in_flight_usd = 0.0  # worst-case cost of calls started but not finished
+        self._providers: dict[str, Provider] = {}
+        self._limits: dict[str, ProviderLimits] = {}
+        self._json_mode: set[str] = set()  # providers that rejected json_schema this run
+
+    async def __aenter__(self) -> "LLM":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the SDK clients."""
+        providers, self._providers = list(self._providers.values()), {}
+        for provider in providers:
+            await provider.close()
+
+    # -- the one call stages make ------------------------------------------------------------------
+
+    async def ask(self, role: str, messages: list[dict], schema: type[BaseModel] | None = None, item: str = "",
+                  prompt_hash: str = "") -> Answer:
+        """Ask the model configured for `role`. Raises LLMCallFailed (this item failed), BudgetExceeded (nothing
+        was sent; stop starting work) or MissingKey / MissingPrice (setup; stop the run)."""
+        name, provider_settings, model = self.settings.provider_for(role)
+        params = {"temperature": self.settings.llm.temperature, "max_output_tokens": self.settings.llm.max_output_tokens}
+        schema_json = schema.model_json_schema() if schema is not None else None
+        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params,
+                                    "schema": schema_json, "prompt": prompt_hash})
+        call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
+
+        hit = self._from_cache(call, schema)
+        if hit is not None:
+            return hit
+
+        price = self.settings.prices.get(f"{name}:{model}")
+        input_tokens = estimate_input_tokens(messages, schema_json)
+        worst_case = self._reserve_budget(name, model, price, input_tokens)
+        try:
+            provider = self._provider(name, provider_settings)
+            return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens)
+        finally:
+            self._in_flight_usd -= worst_case
+
+    # -- cache ------------------------------------------------------------------------------------
+
+    def _from_cache(self, call: LLMCall, schema: type[BaseModel] | None) -> Answer | None:
+        stored = self.store.cached_llm_call(call.request_hash)
+        if stored is None or stored.response is None:
+            return None
+        try:
+            parsed = schema.model_validate_json(stored.response) if schema is not None else None
+        except ValidationError:
+            return None  # the schema's validators grew stricter since; ask again
+        usage = Usage(stored.tokens_in, stored.tokens_out, stored.tokens_cached)
+        self.store.log_llm_call(call.model_copy(update={
+            "saved_usd": stored.cost_usd, "cached": True}))  # no tokens: nothing was billed
+        self.calls += 1
+        self.cache_hits += 1
+        self.saved_usd += stored.cost_usd
+        return Answer(text=stored.response, parsed=parsed, usage=usage, cost_usd=0.0, cached=True,
+                      request_hash=call.request_hash, attempts=0)
+
+    # -- budget -----------------------------------------------------------------------------------
+
+    def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int) -> float:
+        """Refuse to start a call that could pass max_cost; otherwise count its worst case as in flight."""
+        if self.max_cost is None:
+            return 0.0
+        if price is None:
+            raise MissingPrice(f"{name}:{model}")
+        worst_case = cost_usd(price, Usage(input_tokens, self.settings.llm.max_output_tokens))
+        committed = self.spent_usd + self._in_flight_usd
+        if committed + worst_case > self.max_cost:
+            raise BudgetExceeded(self.max_cost, committed, worst_case)
+        self._in_flight_usd += worst_case
+        return worst_case
+
+    # -- providers --------------------------------------------------------------------------------
+
+    def _provider(self, name: str, settings: ProviderSettings) -> Provider:
+        """The SDK client for a provider, built on first use, so a fully cached run needs no key."""
+        if name not in self._providers:
+            base_url = self.settings.base_url(name, settings)
+            key = self.settings.api_key(settings) or (PLACEHOLDER_KEY if base_url else None)
+            if key is None:
+                raise MissingKey(settings.key_variable, settings.kind)
+            if settings.kind == "anthropic":
+                from curation.llm.anthropic_messages import AnthropicMessages
+                self._providers[name] = AnthropicMessages(settings, key, base_url)
+            else:
+                from curation.llm.openai_chat import OpenAIChat
+                self._providers[name] = OpenAIChat(settings, key, base_url)
+            self._limits[name] = ProviderLimits(settings)
+        return self._providers[name]
+
+    def _mode(self, name: str, settings: ProviderSettings, schema: type[BaseModel] | None) -> Mode:
+        if schema is None:
+            return None
+        if settings.kind == "anthropic":
+            return "tool"
+        if settings.structured_output == "auto":
+            return "json_mode" if name in self._json_mode else "json_schema"
+        return settings.structured_output
+
+    # -- one call: retries, fallback, validation, logging -----------------------------------------
+
+    async def _call(self, call: LLMCall, provider: Provider, settings: ProviderSettings, messages: list[dict],
+                    schema: type[BaseModel] | None, price: Price | None, input_tokens: int) -> Answer:
+        limits = self._limits[call.provider]
+        mode = self._mode(call.provider, settings, schema)
+        conversation = list(messages)
+        usage = Usage()
+        attempts = transient_failures = invalid_answers = 0
+        started = time.monotonic()
+        deadline = started + settings.max_retry_seconds
+
+        def fail(reason: str) -> LLMCallFailed:
+            self._log(call, usage, price, started, attempts, error=reason)
+            self.failures += 1
+            return LLMCallFailed(call.item, call.role, reason)
+
+        while True:
+            attempts += 1
+            try:
+                async with limits.slot(input_tokens + self.settings.llm.max_output_tokens // 8) as reservation:
+                    reply = await provider.send(call.model, conversation, schema, mode,
+                                                self.settings.llm.temperature, self.settings.llm.max_output_tokens)
+                    reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
+            except SchemaUnsupported as error:
+                if settings.structured_output != "auto" or mode != "json_schema":
+                    raise fail(error.reason) from None
+                mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead, remembered if it works
+                continue
+            except Rejected as error:
+                raise fail(error.reason) from None
+            except Transient as error:
+                transient_failures += 1
+                wait = error.retry_after if error.retry_after is not None else backoff(transient_failures, settings)
+                if error.retry_after is not None:
+                    limits.pause(wait)
+                if time.monotonic() + wait > deadline:
+                    raise fail(f"{error.reason}; gave up after {attempts} attempts in "
+                               f"{time.monotonic() - started:.1f}s (max_retry_seconds = {settings.max_retry_seconds:g})") from None
+                await asyncio.sleep(wait)
+                continue
+
+            usage = usage + reply.usage
+            if mode == "json_mode" and settings.structured_output == "auto":
+                self._json_mode.add(call.provider)
+            if reply.refusal is not None:
+                raise fail(f"the model refused: {one_line(reply.refusal)}")
+            if schema is None:
+                parsed = None
+                break
+            try:
+                parsed = schema.model_validate_json(reply.text)
+                break
+            except ValidationError as error:
+                invalid_answers += 1
+                problem = describe_invalid(error, reply)
+                if invalid_answers > self.settings.llm.validation_retries:
+                    raise fail(f"the answer did not match {schema.__name__} after {invalid_answers} tries: {problem}") from None
+                conversation += [{"role": "assistant", "content": reply.text},
+                                 {"role": "user", "content": correction(schema, problem)}]
+
+        cost = self._log(call, usage, price, started, attempts, response=reply.text)
+        self.calls += 1
+        return Answer(text=reply.text, parsed=parsed, usage=usage, cost_usd=cost, cached=False,
+                      request_hash=call.request_hash, attempts=attempts)
+
+    def _log(self, call: LLMCall, usage: Usage, price: Price | None, started: float, attempts: int,
+             response: str | None = None, error: str | None = None) -> float:
+        """Write the call row now (a killed run keeps it) and count its cost against the budget."""
+        cost = cost_usd(price, usage)
+        self.spent_usd += cost
+        self.store.log_llm_call(call.model_copy(update={
+            "response": response, "error": error, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
+            "tokens_cached": usage.tokens_cached, "cost_usd": cost, "attempts": attempts,
+            "latency_ms": round((time.monotonic() - started) * 1000)}))
+        return cost
+
+
+def backoff(failures: int, settings: ProviderSettings) -> float:
+    """Exponential back-off with jitter; the first wait is 1 s, or a twentieth of the retry budget if that is less."""
+    first = min(1.0, settings.max_retry_seconds / 20) or 0.01
+    return min(MAX_BACKOFF_SECONDS, first * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
+
+
+def describe_invalid(error: ValidationError, reply: Reply) -> str:
+    """The validation problem in a line; a cut-off answer says so, since that is the likelier cause."""
+    if reply.truncated:
+        return "the answer was cut off at max_output_tokens"
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the answer"
+    return f"{where}: {first['msg']}" + (f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else "")
+
+
+def correction(schema: type[BaseModel], problem: str) -> str:
+    """What the model is told when its answer did not validate."""
+    return (f"That answer could not be read as {schema.__name__}: {problem}. Reply again with only the JSON object, "
+            "complete and matching the schema.")
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"

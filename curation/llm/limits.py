@@ -1,0 +1,81 @@
+"""Per-provider rate limits: requests per minute, tokens per minute and concurrent requests, shared by every role
+that uses the provider.
+
+Both per-minute limits are token buckets that hand out reservations in arrival order: a caller takes its share at
+once (the bucket may go into debt) and sleeps until the debt is repaid. That keeps callers first-come first-served
+and costs O(1) per request, with no polling loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+from curation.config import ProviderSettings
+
+
+class TokenBucket:
+    """`rate` units per second, at most `capacity` saved up."""
+
+    def __init__(self, rate: float, capacity: float):
+        self.rate = rate
+        self.capacity = capacity
+        self._level = capacity
+        self._at = time.monotonic()
+
+    def reserve(self, amount: float) -> float:
+        """Take `amount` now and return how many seconds to wait before using it."""
+        now = time.monotonic()
+        self._level = min(self.capacity, self._level + (now - self._at) * self.rate)
+        self._at = now
+        self._level -= amount
+        return max(0.0, -self._level / self.rate)
+
+    def give_back(self, amount: float) -> None:
+        """Correct a reservation after the fact: positive returns units, negative takes more."""
+        self._level = min(self.capacity, self._level + amount)
+
+
+class ProviderLimits:
+    """The limits of one provider. Use `async with limits.slot(tokens):` around one HTTP request."""
+
+    def __init__(self, settings: ProviderSettings):
+        # Capacity 1 spaces requests evenly at 60/rpm seconds, so no 60-second window ever holds more than rpm.
+        self.requests = TokenBucket(settings.requests_per_minute / 60.0, 1.0)
+        # Tokens may burst by a twentieth of a minute's worth; the refill rate is lowered by the same amount so
+        # that burst plus refill still fit in any one minute.
+        burst = settings.tokens_per_minute / 20.0
+        self.tokens = TokenBucket((settings.tokens_per_minute - burst) / 60.0, burst)
+        self.concurrent = asyncio.Semaphore(settings.max_concurrent)
+        self._paused_until = 0.0
+        self._order = asyncio.Lock()
+
+    def pause(self, seconds: float) -> None:
+        """The server said 429 with retry-after: hold every request to this provider that long."""
+        self._paused_until = max(self._paused_until, time.monotonic() + seconds)
+
+    @asynccontextmanager
+    async def slot(self, tokens: int) -> AsyncIterator["Reservation"]:
+        """Wait for a concurrency slot, a request and `tokens` tokens; yield a handle to correct the tokens later."""
+        async with self.concurrent:
+            async with self._order:  # reservations in arrival order, so a big request cannot be starved
+                while (pause := self._paused_until - time.monotonic()) > 0:
+                    await asyncio.sleep(pause)
+                wait = max(self.requests.reserve(1), self.tokens.reserve(tokens))
+            if wait > 0:
+                await asyncio.sleep(wait)
+            yield Reservation(self.tokens, tokens)
+
+
+class Reservation:
+    """Tokens reserved for one request, corrected once the real usage is known."""
+
+    def __init__(self, bucket: TokenBucket, estimate: int):
+        self._bucket = bucket
+        self._estimate = estimate
+
+    def settle(self, actual: int) -> None:
+        self._bucket.give_back(self._estimate - actual)
+        self._estimate = actual

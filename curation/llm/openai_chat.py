@@ -1,0 +1,86 @@
+"""The `openai` provider kind: chat completions through the official SDK, for OpenAI and any compatible server."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+import openai
+from openai.lib._pydantic import to_strict_json_schema  # the schema the SDK's own .parse() sends
+from pydantic import BaseModel
+
+from curation.config import ProviderSettings
+from curation.llm.answer import Usage
+from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, retry_after_seconds
+
+Mode = Literal["json_schema", "json_mode"] | None
+
+
+class OpenAIChat:
+    """One AsyncOpenAI client per provider. The SDK's own retries are off: the LLM client's policy is in force."""
+
+    def __init__(self, settings: ProviderSettings, api_key: str, base_url: str | None):
+        self.timeout = settings.timeout_seconds
+        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=settings.timeout_seconds,
+                                         max_retries=0)
+        # Compatible servers (vLLM, Ollama, llama.cpp) all know max_tokens; OpenAI itself prefers the newer name.
+        self.max_tokens_field = "max_tokens" if base_url else "max_completion_tokens"
+
+    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
+                   temperature: float, max_tokens: int) -> Reply:
+        """One request; raises Transient, Rejected or SchemaUnsupported."""
+        request: dict = {"model": model, "messages": messages, "temperature": temperature,
+                         self.max_tokens_field: max_tokens}
+        if schema is not None and mode == "json_schema":
+            request["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": schema.__name__, "schema": to_strict_json_schema(schema), "strict": True}}
+        elif schema is not None:
+            request["messages"] = with_json_instruction(messages, schema)
+            request["response_format"] = {"type": "json_object"}
+        try:
+            completion = await self.client.chat.completions.create(**request)
+            choice = completion.choices[0]
+            message = choice.message
+        except openai.APITimeoutError:
+            raise Transient(f"no answer within {self.timeout:g}s") from None
+        except openai.APIConnectionError as error:
+            raise Transient(f"connection failed ({error.__cause__ or error})") from None
+        except openai.APIStatusError as error:
+            raise classify(error.status_code, error.message, error.response.headers,
+                           schema_requested=mode == "json_schema" and schema is not None) from None
+        except (json.JSONDecodeError, openai.APIResponseValidationError, IndexError, AttributeError, TypeError):
+            raise Transient("the server sent a malformed response body") from None
+        usage = completion.usage
+        cached = 0
+        if usage is not None and usage.prompt_tokens_details is not None:
+            cached = usage.prompt_tokens_details.cached_tokens or 0
+        return Reply(
+            text=message.content or "",
+            usage=Usage(usage.prompt_tokens, usage.completion_tokens, cached) if usage else Usage(),
+            refusal=message.refusal or (message.content if choice.finish_reason == "content_filter" else None),
+            truncated=choice.finish_reason == "length",
+        )
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def classify(status: int, message: str, headers: object, schema_requested: bool) -> Exception:
+    """An HTTP error status as Transient (wait and retry), SchemaUnsupported or Rejected."""
+    if status == 429 or status >= 500 or status in (408, 409):
+        return Transient(f"HTTP {status} ({message})", retry_after_seconds(headers))
+    if status == 400 and schema_requested:
+        return SchemaUnsupported(f"HTTP 400 for a json_schema request ({message})", status)
+    if status in (401, 403):
+        return Rejected(f"HTTP {status}: the server refused the key ({message})", status)
+    return Rejected(f"HTTP {status} ({message})", status)
+
+
+def with_json_instruction(messages: list[dict], schema: type[BaseModel]) -> list[dict]:
+    """JSON mode only promises JSON, not its shape: tell the model the schema in the system message."""
+    instruction = ("Reply with a single JSON object and nothing else. It must validate against this JSON schema:\n"
+                   + json.dumps(schema.model_json_schema(), ensure_ascii=False))
+    if messages and messages[0].get("role") == "system":
+        first = dict(messages[0], content=f"{messages[0]['content']}\n\n{instruction}")
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": instruction}, *messages]

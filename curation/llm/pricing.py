@@ -1,0 +1,29 @@
+"""Cost in USD from the config's price table, and token estimates made before a call."""
+
+from __future__ import annotations
+
+import json
+
+from curation.config import Price
+from curation.llm.answer import Usage
+
+# A rough, language-agnostic ratio; the token limiter corrects its books with the real usage after each call.
+CHARS_PER_TOKEN = 4
+TOKENS_PER_MESSAGE = 4
+
+
+def estimate_input_tokens(messages: list[dict], schema_json: dict | None) -> int:
+    """Tokens a request will likely be billed for, before sending it."""
+    chars = sum(len(str(message.get("content", ""))) for message in messages)
+    if schema_json is not None:
+        chars += len(json.dumps(schema_json))
+    return chars // CHARS_PER_TOKEN + TOKENS_PER_MESSAGE * len(messages) + 1
+
+
+def cost_usd(price: Price | None, usage: Usage) -> float:
+    """USD for one call's usage; no price (e.g. a local server) costs nothing."""
+    if price is None:
+        return 0.0
+    cached_rate = price.input if price.cached_input is None else price.cached_input
+    fresh = max(usage.tokens_in - usage.tokens_cached, 0)
+    return (fresh * price.input + usage.tokens_cached * cached_rate + usage.tokens_out * price.output) / 1_000_000

@@ -1,0 +1,124 @@
+"""The stage runner every LLM stage uses: pending items run concurrently, each recorded as soon as it finishes.
+
+A stage says what is pending, does one item (pure, no SQL) and records its result (one transaction). The runner
+owns the rest: bounded concurrency, a failed item not stopping the others, the budget stop, and the summary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from curation.config import Settings
+from curation.llm import LLM, BudgetExceeded, LLMCallFailed
+from curation.store import Store
+
+# Items in flight at once; each provider's max_concurrent still bounds the HTTP requests.
+DEFAULT_CONCURRENCY = 32
+
+
+@runtime_checkable
+class WorkItem(Protocol):
+    """One unit of a stage's work: `key` names it in messages and logs (e.g. "titanic" or "titanic/description/kk"),
+    `competition` is the slug its stage_status row belongs to."""
+
+    key: str
+    competition: str
+
+
+class Stage(Protocol):
+    name: str
+
+    def pending(self, store: Store, settings: Settings) -> list[Any]:
+        """Items with no output, a failed one, or one whose input hash differs from today's."""
+
+    async def run_one(self, item: Any, llm: LLM) -> Any:
+        """Do one item through the LLM and return its result record; no SQL here."""
+
+    def record(self, store: Store, result: Any) -> None:
+        """Store one item's result in one transaction."""
+
+
+@dataclass
+class RunSummary:
+    """How far a stage run got."""
+
+    stage: str
+    done: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (item key, reason)
+    not_started: int = 0  # left for the next run (budget reached); they stay pending
+    cost_usd: float = 0.0
+    calls: int = 0
+    cache_hits: int = 0
+    stopped: str | None = None  # why the run stopped starting items, if it did
+
+    @property
+    def complete(self) -> bool:
+        return not self.failed and not self.not_started
+
+    def lines(self) -> list[str]:
+        """The summary as a user reads it."""
+        head = (f"{self.stage}: {self.done} done, {len(self.failed)} failed, {self.not_started} not started; "
+                f"{self.calls} LLM calls ({self.cache_hits} from cache), ${self.cost_usd:.4f}")
+        lines = [head]
+        lines += [f"  failed {key}: {reason}" for key, reason in self.failed]
+        if self.stopped:
+            lines.append(f"  stopped: {self.stopped}; rerun to continue where it stopped")
+        return lines
+
+
+def item_key(item: Any) -> str:
+    return str(getattr(item, "key", None) or getattr(item, "competition", None) or item)
+
+
+async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
+                    concurrency: int = DEFAULT_CONCURRENCY) -> RunSummary:
+    """Run every pending item of a stage; MissingKey and other setup errors propagate and stop the run."""
+    items = list(stage.pending(store, settings))
+    summary = RunSummary(stage=stage.name)
+    spent_before, calls_before, hits_before = llm.spent_usd, llm.calls, llm.cache_hits
+    queue: asyncio.Queue = asyncio.Queue()
+    for item in items:
+        queue.put_nowait(item)
+
+    def record_failure(item: Any, reason: str) -> None:
+        with store.transaction():
+            hook = getattr(stage, "record_failure", None)
+            if hook is not None:
+                hook(store, item, reason)
+            competition = getattr(item, "competition", None)
+            if competition:
+                store.set_status(competition, stage.name, "failed", detail=f"{item_key(item)}: {reason}")
+        summary.failed.append((item_key(item), reason))
+
+    async def worker() -> None:
+        while summary.stopped is None:
+            try:
+                item = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            try:
+                result = await stage.run_one(item, llm)
+            except LLMCallFailed as error:
+                record_failure(item, error.reason)
+                continue
+            except BudgetExceeded as error:
+                summary.stopped = str(error)
+                summary.not_started += 1  # this item did not finish; it stays pending
+                continue
+            stage.record(store, result)
+            summary.done += 1
+
+    workers = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(items))))]
+    try:
+        await asyncio.gather(*workers)
+    finally:
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    summary.not_started += queue.qsize()
+    summary.cost_usd = llm.spent_usd - spent_before
+    summary.calls = llm.calls - calls_before
+    summary.cache_hits = llm.cache_hits - hits_before
+    return summary
