@@ -20,6 +20,7 @@ from typing import Literal
 from curation.records import (
     Competition,
     Description,
+    DescriptionRound,
     DomainTag,
     FinalText,
     IngestedCompetition,
@@ -106,6 +107,18 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             competition TEXT PRIMARY KEY,
             record TEXT NOT NULL,           -- DomainTag as JSON
             updated_at TEXT NOT NULL
+        );
+    """),
+    (21, "description_rounds", """
+        -- Every round of the describe loop (generated or person-written text, grade, reasons, lint findings,
+        -- model, prompt hash, tokens, cost). A run is one pass of the loop; later runs add, never overwrite.
+        CREATE TABLE description_rounds (
+            competition TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            record TEXT NOT NULL,           -- DescriptionRound as JSON
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (competition, run, round)
         );
     """),
     (30, "translate", """
@@ -375,6 +388,39 @@ class Store:
     def domains(self) -> list[DomainTag]:
         rows = self.db.execute("SELECT record FROM domains ORDER BY competition")
         return [DomainTag.model_validate_json(row["record"]) for row in rows]
+
+    # -- describe / tag: every round of the describe loop -------------------------------------------
+
+    def save_description_rounds(self, competition: str, rounds: list[DescriptionRound]) -> int:
+        """Keep the rounds of one describe run as a new run of that competition; returns the run number."""
+        with self.transaction() as db:
+            run = db.execute("SELECT COALESCE(MAX(run), 0) + 1 FROM description_rounds WHERE competition = ?",
+                             (competition,)).fetchone()[0]
+            db.executemany(
+                "INSERT INTO description_rounds (competition, run, round, record, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(competition, run, r.round, r.model_dump_json(), now()) for r in rounds],
+            )
+            return run
+
+    def description_rounds(self, competition: str, run: int | None = None) -> list[DescriptionRound]:
+        """The rounds of one describe run of a competition (the latest run by default), in order."""
+        rows = self.db.execute(
+            "SELECT record FROM description_rounds WHERE competition = ?1 AND run = COALESCE(?2, "
+            "(SELECT MAX(run) FROM description_rounds WHERE competition = ?1)) ORDER BY round",
+            (competition, run),
+        )
+        return [DescriptionRound.model_validate_json(row["record"]) for row in rows]
+
+    def latest_description_rounds(self) -> dict[str, list[DescriptionRound]]:
+        """Slug -> the rounds of its latest describe run, for the report."""
+        rows = self.db.execute(
+            "SELECT r.competition, r.record FROM description_rounds r JOIN (SELECT competition, MAX(run) AS run "
+            "FROM description_rounds GROUP BY competition) latest ON latest.competition = r.competition "
+            "AND latest.run = r.run ORDER BY r.competition, r.round")
+        rounds: dict[str, list[DescriptionRound]] = {}
+        for row in rows:
+            rounds.setdefault(row["competition"], []).append(DescriptionRound.model_validate_json(row["record"]))
+        return rounds
 
     # -- translate: the current machine translation per (competition, field, language) ------------
 
