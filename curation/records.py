@@ -160,6 +160,16 @@ class GradeReport(Record):
     criteria: list[CriterionReason]
     grade: Grade
 
+    @field_validator("criteria")
+    @classmethod
+    def _every_criterion_once(cls, criteria: list[CriterionReason]) -> list[CriterionReason]:
+        named = [c.criterion for c in criteria]
+        if sorted(named) != sorted(CRITERIA):
+            missing = [c for c in CRITERIA if c not in named]
+            raise ValueError(f"judge each criterion exactly once ({', '.join(CRITERIA)}); missing or repeated: "
+                             f"{', '.join(missing) or 'a repeated one'}")
+        return sorted(criteria, key=lambda c: CRITERIA.index(c.criterion))
+
     def problems(self) -> list[str]:
         """The reasons of the criteria that were not met, as lines for refine and for the curator."""
         return [f"{c.criterion}: {c.reason}" for c in self.criteria if not c.met]
@@ -262,6 +272,86 @@ class ReviewStats(Record):
     open_items: int = 0  # items without a usable verdict yet
 
 
+class ReviewItem(Record):
+    """One text an annotator judges: the translation of one field of one competition, with its English original."""
+
+    item_id: str  # "titanic/description/kk": stable across pushes
+    competition: str
+    field: Field_
+    language: str
+    text: str  # the machine translation (or, for the rubric, the English description itself)
+    original: str  # the English original ("" for the rubric)
+    translation_hash: str  # hash of text and original: a verdict holds for exactly this pair
+    failed_checks: list[str] = Field(default_factory=list)  # automatic checks that still failed
+    round: int = 1
+    provenance: Literal["machine", "retranslated", "human"] = "machine"
+
+
+class PushedRow(Record):
+    """What was written to one sheet row for one annotator: pull compares locked columns against it."""
+
+    language: str
+    annotator: str
+    key: str  # what the id column shows: the item id, with " #2" etc. when an item came back changed
+    item_id: str
+    sheet: str  # workbook path or spreadsheet id
+    tab: str
+    row: int
+    translation_hash: str
+    text: str
+    original: str
+    failed_checks: list[str] = Field(default_factory=list)
+    pushed_at: str = ""
+
+
+class Verdict(Record):
+    """One annotator's judgement of one translation, as pulled from a sheet. Stored append-only."""
+
+    item_id: str
+    competition: str
+    field: Field_
+    language: str
+    annotator: str
+    verdict: VerdictText
+    own_version: str = ""
+    comment: str = ""
+    translation: str  # the text that was judged
+    translation_hash: str
+    source: str = ""  # the sheet and row it came from
+    pulled_at: str = ""
+
+    @property
+    def has_fix(self) -> bool:
+        return bool(self.own_version.strip())
+
+
+RubricValue = Literal[0, 1, 2]
+RUBRIC_SCORES = {0: "unusable", 1: "needs revision", 2: "good"}
+
+
+class RubricScore(Record):
+    """One annotator's rubric score of one English description: 0 unusable, 1 needs revision, 2 good."""
+
+    competition: str
+    annotator: str
+    score: RubricValue
+    comment: str = ""
+    description_hash: str
+    source: str = ""
+    pulled_at: str = ""
+
+
+class RubricStats(Record):
+    """Rubric figures over the English descriptions."""
+
+    items: int  # descriptions with at least one score
+    score_shares: dict[int, float] = Field(default_factory=dict)  # final score -> share of scored descriptions
+    agreement_items: int = 0  # descriptions scored by two annotators
+    raw_agreement: float | None = None
+    kappa: float | None = None
+    open_items: int = 0  # descriptions waiting for a score or for a third annotator
+
+
 # -- llm: the call log ---------------------------------------------------------------------------
 
 
@@ -301,3 +391,17 @@ class CostLine(Record):
     tokens_cached: int
     cost_usd: float
     saved_usd: float
+
+
+# -- publish -------------------------------------------------------------------------------------
+
+
+class Release(Record):
+    """One published release: its version, where it went, the commit that holds it and its rows per language."""
+
+    version: str  # X.Y.Z; the tag is vX.Y.Z
+    target: str  # as given to --to: a folder or hf:ORG/NAME
+    date: str
+    commit: str
+    counts: dict[str, int] = Field(default_factory=dict)
+    partial: bool = False  # published with --allow-partial and rows held back

@@ -10,6 +10,7 @@ publish 50-59) so stages can land in any order.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -31,6 +32,8 @@ from curation.records import (
     Translation,
 )
 from curation.records import CostLine, LLMCall
+from curation.records import Release
+from curation.records import PushedRow, RubricScore, Verdict
 
 
 def now() -> str:
@@ -159,8 +162,56 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             updated_at TEXT NOT NULL
         );
     """),
+    (41, "review", """
+        -- What each annotator's sheet holds, row by row, as pushed: pull compares locked columns with it.
+        CREATE TABLE review_pushed (
+            language TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            key TEXT NOT NULL,              -- the id column's text
+            item_id TEXT NOT NULL,
+            sheet TEXT NOT NULL,
+            tab TEXT NOT NULL,
+            row INTEGER NOT NULL,
+            translation_hash TEXT NOT NULL,
+            record TEXT NOT NULL,           -- PushedRow as JSON
+            pushed_at TEXT NOT NULL,
+            PRIMARY KEY (language, annotator, key)
+        );
+        -- Verdicts and rubric scores are append-only: a changed answer is a new row, the latest one counts.
+        CREATE TABLE review_verdicts (
+            id INTEGER PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            language TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            translation_hash TEXT NOT NULL,
+            record TEXT NOT NULL,           -- Verdict as JSON
+            pulled_at TEXT NOT NULL
+        );
+        CREATE INDEX review_verdicts_item ON review_verdicts(language, item_id, annotator);
+        CREATE TABLE rubric_scores (
+            id INTEGER PRIMARY KEY,
+            competition TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            description_hash TEXT NOT NULL,
+            record TEXT NOT NULL,           -- RubricScore as JSON
+            pulled_at TEXT NOT NULL
+        );
+        CREATE INDEX rubric_scores_competition ON rubric_scores(competition, annotator);
+    """),
 ]
 
+
+# -- publish (versions 50-59): every release written, with its manifest for the next release's diff ----------
+MIGRATIONS.append((50, "releases", """
+        CREATE TABLE releases (
+            target TEXT NOT NULL,           -- as given to --to
+            version TEXT NOT NULL,          -- X.Y.Z
+            record TEXT NOT NULL,           -- Release as JSON
+            manifest TEXT NOT NULL,         -- the release's manifest.json
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (target, version)
+        );
+    """))
 
 class StoreError(Exception):
     """The store cannot be opened or migrated; the message says what to do."""
@@ -507,3 +558,104 @@ class Store:
         """Final rubric score per competition (0 unusable, 1 needs revision, 2 good)."""
         rows = self.db.execute("SELECT competition, score FROM rubric_final")
         return {row["competition"]: row["score"] for row in rows}
+
+    # -- review: pushed sheet rows, verdicts and rubric scores (append-only) ---------------------
+
+    def save_pushed_rows(self, rows: Iterable[PushedRow]) -> None:
+        """Remember what was written where, replacing an earlier push of the same row key."""
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO review_pushed (language, annotator, key, item_id, sheet, tab, row, translation_hash, record, "
+                "pushed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(language, annotator, key) DO UPDATE SET "
+                "item_id = excluded.item_id, sheet = excluded.sheet, tab = excluded.tab, row = excluded.row, "
+                "translation_hash = excluded.translation_hash, record = excluded.record, pushed_at = excluded.pushed_at",
+                [(r.language, r.annotator, r.key, r.item_id, r.sheet, r.tab, r.row, r.translation_hash,
+                  r.model_copy(update={"pushed_at": r.pushed_at or now()}).model_dump_json(), r.pushed_at or now())
+                 for r in rows],
+            )
+
+    def pushed_rows(self, language: str | None = None, annotator: str | None = None) -> list[PushedRow]:
+        """Rows pushed so far, by language and annotator, in sheet order."""
+        rows = self.db.execute(
+            "SELECT record FROM review_pushed WHERE (?1 IS NULL OR language = ?1) AND (?2 IS NULL OR annotator = ?2) "
+            "ORDER BY language, annotator, tab, row", (language, annotator))
+        return [PushedRow.model_validate_json(row["record"]) for row in rows]
+
+    def add_verdict(self, verdict: Verdict) -> bool:
+        """Append a verdict unless it repeats the annotator's latest one on the same text; True when added."""
+        with self.transaction() as db:
+            latest = db.execute(
+                "SELECT record FROM review_verdicts WHERE language = ? AND item_id = ? AND annotator = ? "
+                "AND translation_hash = ? ORDER BY id DESC LIMIT 1",
+                (verdict.language, verdict.item_id, verdict.annotator, verdict.translation_hash)).fetchone()
+            if latest and self._same_answer(Verdict.model_validate_json(latest["record"]), verdict):
+                return False
+            stamped = verdict.model_copy(update={"pulled_at": verdict.pulled_at or now()})
+            db.execute(
+                "INSERT INTO review_verdicts (item_id, language, annotator, translation_hash, record, pulled_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (stamped.item_id, stamped.language, stamped.annotator, stamped.translation_hash,
+                 stamped.model_dump_json(), stamped.pulled_at))
+            return True
+
+    def verdicts(self, language: str | None = None, latest: bool = True) -> list[Verdict]:
+        """Verdicts in pull order; with latest, only each annotator's last answer per (item, translation)."""
+        where = "WHERE (?1 IS NULL OR language = ?1)"
+        if latest:
+            where += (" AND id IN (SELECT MAX(id) FROM review_verdicts WHERE (?1 IS NULL OR language = ?1) "
+                      "GROUP BY language, item_id, annotator, translation_hash)")
+        rows = self.db.execute(f"SELECT record FROM review_verdicts {where} ORDER BY id", (language,))
+        return [Verdict.model_validate_json(row["record"]) for row in rows]
+
+    def add_rubric_score(self, score: RubricScore) -> bool:
+        """Append a rubric score unless it repeats the annotator's latest one on the same description; True when added."""
+        with self.transaction() as db:
+            latest = db.execute(
+                "SELECT record FROM rubric_scores WHERE competition = ? AND annotator = ? AND description_hash = ? "
+                "ORDER BY id DESC LIMIT 1", (score.competition, score.annotator, score.description_hash)).fetchone()
+            if latest:
+                previous = RubricScore.model_validate_json(latest["record"])
+                if (previous.score, previous.comment) == (score.score, score.comment):
+                    return False
+            stamped = score.model_copy(update={"pulled_at": score.pulled_at or now()})
+            db.execute(
+                "INSERT INTO rubric_scores (competition, annotator, description_hash, record, pulled_at) VALUES (?, ?, ?, ?, ?)",
+                (stamped.competition, stamped.annotator, stamped.description_hash, stamped.model_dump_json(),
+                 stamped.pulled_at))
+            return True
+
+    def rubric_scores(self, latest: bool = True) -> list[RubricScore]:
+        """Rubric scores in pull order; with latest, only each annotator's last score per description text."""
+        where = ("WHERE id IN (SELECT MAX(id) FROM rubric_scores GROUP BY competition, annotator, description_hash)"
+                 if latest else "")
+        rows = self.db.execute(f"SELECT record FROM rubric_scores {where} ORDER BY id")
+        return [RubricScore.model_validate_json(row["record"]) for row in rows]
+
+
+    @staticmethod
+    def _same_answer(a: Verdict, b: Verdict) -> bool:
+        return (a.verdict, a.own_version, a.comment) == (b.verdict, b.own_version, b.comment)
+
+    # -- publish: releases written to a target ----------------------------------------------------
+
+    def save_release(self, release: Release, manifest: dict) -> None:
+        """Record a published release with its manifest; a version is recorded once per target."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO releases (target, version, record, manifest, created_at) VALUES (?, ?, ?, ?, ?)",
+                (release.target, release.version, release.model_dump_json(),
+                 json.dumps(manifest, ensure_ascii=False, sort_keys=True), now()),
+            )
+
+    def releases(self, target: str | None = None) -> list[Release]:
+        """Recorded releases, oldest first (all targets, or one)."""
+        rows = self.db.execute(
+            "SELECT record FROM releases WHERE (?1 IS NULL OR target = ?1) ORDER BY created_at, target, version",
+            (target,))
+        return [Release.model_validate_json(row["record"]) for row in rows]
+
+    def release_manifest(self, target: str, version: str) -> dict | None:
+        """The manifest a recorded release was published with, or None."""
+        row = self.db.execute("SELECT manifest FROM releases WHERE target = ? AND version = ?",
+                              (target, version)).fetchone()
+        return json.loads(row["manifest"]) if row else None

@@ -1,0 +1,78 @@
+"""Review items: which texts go to review, their stable ids, and which annotator judges which item."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable
+
+from curation.fingerprint import fingerprint
+from curation.records import FIELDS, ReviewItem
+from curation.store import Store
+
+RUBRIC_SUFFIX = "rubric"
+
+
+def item_id(competition: str, field: str, language: str) -> str:
+    """The stable id of one reviewed text, e.g. 'titanic/description/kk'."""
+    return f"{competition}/{field}/{language}"
+
+
+def parse_item_id(text: str) -> tuple[str, str, str] | None:
+    """(competition, field, language) of an item id, or None when it is not one."""
+    parts = text.strip().split("/")
+    if len(parts) == 3 and parts[1] in FIELDS and all(parts):
+        return parts[0], parts[1], parts[2]
+    return None
+
+
+def text_hash(text: str, original: str) -> str:
+    """A verdict holds for exactly one (translation, original) pair; this names the pair."""
+    return fingerprint([text, original])[:16]
+
+
+def review_items(store: Store, language: str) -> list[ReviewItem]:
+    """The current translations into a language, as items to judge."""
+    return [
+        ReviewItem(
+            item_id=item_id(t.competition, t.field, t.language), competition=t.competition, field=t.field,
+            language=t.language, text=t.text, original=t.source_text, translation_hash=text_hash(t.text, t.source_text),
+            failed_checks=[check.name for check in t.failed_checks], round=t.round, provenance=t.provenance,
+        )
+        for t in store.translations(language=language)
+    ]
+
+
+def rubric_items(store: Store) -> list[ReviewItem]:
+    """The English descriptions, as items to score on the rubric."""
+    return [
+        ReviewItem(
+            item_id=d.competition, competition=d.competition, field="description", language="en", text=d.text,
+            original="", translation_hash=text_hash(d.text, ""), provenance=d.provenance,
+        )
+        for d in store.descriptions()
+    ]
+
+
+def _rank(item: ReviewItem) -> str:
+    # Depends on the id only, so the same items are chosen on every push, whatever else changed.
+    return hashlib.sha256(item.item_id.encode("utf-8")).hexdigest()
+
+
+def second_annotator_items(items: Iterable[ReviewItem], share: float) -> list[ReviewItem]:
+    """The share of items (rounded up) that a second annotator also judges, chosen by a hash of the item id."""
+    ranked = sorted(items, key=_rank)
+    return ranked[: math.ceil(share * len(ranked))] if share > 0 else []
+
+
+def assign(items: list[ReviewItem], annotators: list[str], share: float) -> dict[str, list[ReviewItem]]:
+    """Annotator -> items: the first annotator judges all, the others share the doubly judged sample in turn."""
+    if not annotators:
+        return {}
+    plan: dict[str, list[ReviewItem]] = {name: [] for name in annotators}
+    plan[annotators[0]] = list(items)
+    others = annotators[1:]
+    if others:
+        for position, item in enumerate(second_annotator_items(items, share)):
+            plan[others[position % len(others)]].append(item)
+    return plan

@@ -1,0 +1,102 @@
+"""Review statistics per language: verdict shares, fixes, agreement (raw and Cohen's kappa), open items."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Sequence
+
+from curation.records import VERDICTS, RubricStats, ReviewStats, Verdict
+from curation.review.decisions import decide, decide_rubric, latest_per_annotator
+from curation.review.items import item_id, review_items, rubric_items
+from curation.store import Store
+
+
+def cohen_kappa(pairs: Sequence[tuple[Hashable, Hashable]]) -> float | None:
+    """Cohen's kappa of two raters' labels; None when undefined (no pairs, or chance agreement is certain)."""
+    if not pairs:
+        return None
+    n = len(pairs)
+    observed = sum(a == b for a, b in pairs) / n
+    first, second = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    expected = sum(first[label] * second[label] for label in first) / (n * n)
+    if expected == 1:
+        return None
+    return (observed - expected) / (1 - expected)
+
+
+def judged_units(verdicts: list[Verdict]) -> dict[tuple[str, str], list[Verdict]]:
+    """(item id, translation hash) -> each annotator's latest verdict on that text, in the order they answered."""
+    units: dict[tuple[str, str], list[Verdict]] = defaultdict(list)
+    for verdict in verdicts:
+        units[(verdict.item_id, verdict.translation_hash)].append(verdict)
+    return {key: latest_per_annotator(group) for key, group in units.items()}
+
+
+def verdict_counts(verdicts: list[Verdict], field: str | None = None) -> Counter:
+    """Verdict -> number of judged texts, counting the first annotator's verdict per text."""
+    units = judged_units([v for v in verdicts if field is None or v.field == field])
+    return Counter(group[0].verdict for group in units.values())
+
+
+def shares(counts: Counter, labels: Sequence) -> dict:
+    total = sum(counts.values())
+    return {label: counts[label] / total for label in labels} if total else {}
+
+
+def agreement(groups: list[list], label=lambda v: v.verdict) -> tuple[int, float | None, float | None]:
+    """(items judged twice, raw agreement, kappa) over the first two judgements of each doubly judged item."""
+    pairs = [(label(group[0]), label(group[1])) for group in groups if len(group) >= 2]
+    if not pairs:
+        return 0, None, None
+    return len(pairs), sum(a == b for a, b in pairs) / len(pairs), cohen_kappa(pairs)
+
+
+def open_items(store: Store, language: str, verdicts: list[Verdict] | None = None) -> list[str]:
+    """Item ids of the current translations that have no usable verdict yet (unjudged, or waiting for a retranslation)."""
+    verdicts = store.verdicts(language) if verdicts is None else verdicts
+    units = judged_units(verdicts)
+    waiting = []
+    for item in review_items(store, language):
+        decision = decide(units.get((item.item_id, item.translation_hash), []))
+        if decision.kind in ("open", "retranslate"):
+            waiting.append(item.item_id)
+    return waiting
+
+
+def review_statistics(store: Store, language: str) -> ReviewStats:
+    """The review figures of one language, as the report and the dataset card show them."""
+    verdicts = store.verdicts(language)
+    units = judged_units(verdicts)
+    finals = store.final_texts(language)
+    count, raw, kappa = agreement(list(units.values()))
+    return ReviewStats(
+        language=language,
+        items=len({item for item, _ in units}),
+        verdict_shares=shares(verdict_counts(verdicts), VERDICTS),
+        share_fixed=(sum(f.provenance == "native_fix" for f in finals) / len(finals)) if finals else 0.0,
+        agreement_items=count,
+        raw_agreement=raw,
+        kappa=kappa,
+        open_items=len(open_items(store, language, verdicts)),
+    )
+
+
+def rubric_statistics(store: Store, needed: int) -> RubricStats:
+    """Rubric figures over the current English descriptions: final score shares, agreement, open descriptions."""
+    current = {item.competition: item.translation_hash for item in rubric_items(store)}
+    by_competition: dict[str, list] = defaultdict(list)
+    for score in store.rubric_scores():
+        if current.get(score.competition) == score.description_hash:
+            by_competition[score.competition].append(score)
+    groups = [list({s.annotator: s for s in scores}.values()) for scores in by_competition.values()]
+    count, raw, kappa = agreement(groups, label=lambda s: s.score)
+    finals = Counter()
+    waiting = 0
+    for slug in current:
+        decision = decide_rubric(by_competition.get(slug, []), needed)
+        if decision.score is None:
+            waiting += 1
+        else:
+            finals[decision.score] += 1
+    return RubricStats(items=len(by_competition), score_shares=shares(finals, (0, 1, 2)), agreement_items=count,
+                       raw_agreement=raw, kappa=kappa, open_items=waiting)
