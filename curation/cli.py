@@ -211,3 +211,60 @@ def init(directory: Annotated[Path, typer.Argument(help="Folder for the new benc
         console.print(f"created {path}", highlight=False)
     console.print(f"Next: put competition folders under {directory / 'data' / 'competitions'}, then run "
                   f"`curate ingest` and `curate status` inside {directory}.", highlight=False)
+
+
+# -- publish: `curate publish`, `curate releases` ----------------------------------------------------
+
+
+@app.command()
+def publish(
+    version: Annotated[str, typer.Option("--version", help="Semantic version of the release, e.g. 1.0.0 (tagged v1.0.0).")],
+    to: Annotated[str, typer.Option("--to", help="A folder (a git repository, created if needed) or hf:ORG/NAME.")],
+    allow_partial: Annotated[bool, typer.Option("--allow-partial", help="Publish what passes the gates; list the rest in the card and manifest.")] = False,
+    public: Annotated[bool, typer.Option("--public", help="Create the Hub repository public (default: private).")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Publish the merged texts as a versioned dataset release (HF configs, harness files, card, manifest)."""
+    from curation.stages.publish import PublishRefused, publish as publish_release
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        try:
+            report = publish_release(store, settings, version, to, allow_partial=allow_partial, public=public)
+        except PublishRefused as refused:
+            for line in refused.lines:
+                errors.print(line, markup=False, highlight=False)
+            raise typer.Exit(1) from None
+    release = report.release
+    console.print(f"published {report.tag} to {release.target} (commit {release.commit[:12]}): "
+                  f"{sum(release.counts.values())} rows in {len(release.counts)} languages", markup=False, highlight=False)
+    console.print("rows: " + ", ".join(f"{code} {count}" for code, count in release.counts.items()),
+                  markup=False, highlight=False)
+    changes = report.changes
+    if report.previous_version:
+        changed = sum(len(entry["texts_changed"]) for entry in changes["languages"].values())
+        console.print(f"since v{report.previous_version}: {len(changes['competitions_added'])} competitions added, "
+                      f"{len(changes['competitions_removed'])} removed, {changed} texts changed", markup=False,
+                      highlight=False)
+    for offender in report.held_back:
+        errors.print(f"held back: {offender.line()}", markup=False, highlight=False)
+    if report.without_grading:
+        errors.print("not in competitions.json (no grading block): " + ", ".join(report.without_grading),
+                     markup=False, highlight=False)
+
+
+@app.command()
+def releases(config: ConfigOption = None) -> None:
+    """Releases published from this store: version, date, target and rows per language."""
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        recorded = store.releases()
+    if not recorded:
+        console.print("no releases yet; publish one with `curate publish --version 1.0.0 --to dist/ml2b`",
+                      highlight=False)
+        return
+    for release in recorded:
+        counts = ", ".join(f"{code} {count}" for code, count in release.counts.items())
+        partial = " (partial)" if release.partial else ""
+        console.print(f"v{release.version}  {release.date}  {release.target}  {release.commit[:12]}{partial}  "
+                      f"{counts}", markup=False, highlight=False)

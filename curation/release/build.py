@@ -1,0 +1,106 @@
+"""Assemble a release folder: parquet configs, harness files, card and manifest, from the store's inputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from curation.config import Settings
+from curation.languages import parse_language
+from curation.records import VERDICTS, ReviewStats
+from curation.release.card import render_card, write_card
+from curation.release.gates import Offender, held_back
+from curation.release.harness import grading_config, harness_path, write_grading_config, write_tasks_csv
+from curation.release.inputs import ReleaseInputs
+from curation.release.manifest import content_hashes, diff_releases, file_checksums, write_manifest
+from curation.release.rows import data_path, language_rows, write_parquet
+from curation.release.version import Version
+
+
+@dataclass
+class ReleaseFigures:
+    """What the card and manifest report besides the rows: review statistics, rubric scores, models, prompts."""
+
+    review: dict[str, ReviewStats]
+    rubric: dict
+    models: dict[str, dict[str, int]] = field(default_factory=dict)
+    prompt_hashes: dict[str, dict[str, int]] = field(default_factory=dict)
+    llm_calls: dict[str, dict[str, int]] = field(default_factory=dict)  # role -> model -> calls, from the call log
+
+
+def release_rows(inputs: ReleaseInputs, offenders: list[Offender]) -> tuple[dict[str, list[dict]], dict]:
+    """Rows per language with every offending (language, competition) left out, and what was left out."""
+    held = held_back(offenders, inputs.languages)
+    rows = {language: language_rows(inputs, language, held.get(language, {})) for language in inputs.languages}
+    return rows, held
+
+
+def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[dict]], offenders: list[Offender],
+                  figures: ReleaseFigures, settings: Settings, version: Version, date: str,
+                  previous_manifest: dict | None, load_path: str, on_hub: bool = False) -> dict:
+    """Write the whole release into `folder` (which must not exist yet) and return its manifest."""
+    folder.mkdir(parents=True)
+    published = {slug for language_rows_ in rows.values() for slug in (row["competition"] for row in language_rows_)}
+    for language, language_rows_ in rows.items():
+        write_parquet(language_rows_, folder / data_path(language))
+        write_tasks_csv(language_rows_, folder / harness_path(language))
+    grading, without_grading = grading_config(inputs.competitions, published)
+    write_grading_config(grading, folder / "competitions.json")
+
+    content = content_hashes(rows)
+    changes = diff_releases(previous_manifest, content)
+    counts = {language: len(language_rows_) for language, language_rows_ in rows.items()}
+    missing = [offender.as_dict() for offender in offenders]
+    context = {
+        "pretty_name": settings.project.pretty_name,
+        "version": str(version),
+        "tag": version.tag,
+        "date": date,
+        "load_path": load_path,
+        "on_hub": on_hub,
+        "total_competitions": len(published),
+        "partial": bool(offenders),
+        "languages": [_language_entry(code, counts[code], figures.review.get(code)) for code in inputs.languages],
+        "verdicts": VERDICTS,
+        "rubric": figures.rubric,
+        "models": figures.models,
+        "prompt_hashes": figures.prompt_hashes,
+        "llm_calls": figures.llm_calls,
+        "changes": changes,
+        "held_back": [offender.line() for offender in offenders],
+        "without_grading": without_grading,
+        "grading_count": len(grading),
+    }
+    write_card(render_card(settings, inputs.languages, context), folder)
+
+    manifest = {
+        "name": settings.project.name,
+        "pretty_name": settings.project.pretty_name,
+        "version": str(version),
+        "tag": version.tag,
+        "date": date,
+        "comp_id": "the competition's Kaggle slug",
+        "languages": {code: {"rows": counts[code], "data_file": data_path(code), "harness_file": harness_path(code)}
+                      for code in inputs.languages},
+        "counts": counts,
+        "competitions": sorted(published),
+        "statistics": {code: stats.model_dump() for code, stats in sorted(figures.review.items())},
+        "rubric": figures.rubric,
+        "models": figures.models,
+        "prompt_hashes": figures.prompt_hashes,
+        "llm_calls": figures.llm_calls,
+        "grading": {"competitions": len(grading), "without_grading": without_grading},
+        "partial": bool(offenders),
+        "missing": missing,
+        "content": content,
+        "changes": changes,
+    }
+    manifest["files"] = file_checksums(folder)
+    write_manifest(manifest, folder)
+    return manifest
+
+
+def _language_entry(code: str, rows: int, stats: ReviewStats | None) -> dict:
+    language = parse_language(code)
+    return {"code": code, "english": language.english, "native": language.native,
+            "harness_file": harness_path(code), "rows": rows, "stats": stats}

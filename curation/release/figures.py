@@ -1,0 +1,58 @@
+"""The figures a release reports: review statistics per language, rubric scores, and the models and prompts used."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from curation.records import ReviewStats
+from curation.store import Store
+
+
+def review_figures(store: Store, languages: list[str]) -> dict[str, ReviewStats]:
+    """Review statistics for each translated language, as the review stage computes them."""
+    # Imported here so `curate` starts even in a checkout whose review package is mid-upgrade.
+    from curation.review.statistics import review_statistics
+
+    return {language: review_statistics(store, language) for language in languages}
+
+
+def rubric_figures(rubric: dict[str, int], published: set[str]) -> dict:
+    """How the published English descriptions were scored (0 unusable, 1 needs revision, 2 good)."""
+    scores = Counter(rubric[slug] for slug in published if slug in rubric)
+    return {"scores": {str(score): scores.get(score, 0) for score in (0, 1, 2)},
+            "unscored": sum(1 for slug in published if slug not in rubric)}
+
+
+def models_and_prompts(store: Store, published: dict[str, set[str]], source_language: str) -> tuple[dict, dict]:
+    """({role: {model: items}}, {role: {prompt hash: items}}) over the published rows' machine outputs."""
+    models: dict[str, Counter] = {"translate": Counter(), "tag": Counter()}
+    prompts: dict[str, Counter] = {"translate": Counter()}
+    for language, slugs in sorted(published.items()):
+        if language == source_language:
+            continue
+        for translation in store.translations(language=language):
+            if translation.competition not in slugs:
+                continue
+            if translation.model:
+                models["translate"][translation.model] += 1
+            if translation.prompt_hash:
+                prompts["translate"][translation.prompt_hash] += 1
+    every = set().union(*published.values()) if published else set()
+    for tag in store.domains():
+        if tag.competition in every and tag.model:
+            models["tag"][tag.model] += 1
+    return _non_empty(models), _non_empty(prompts)
+
+
+def _non_empty(table: dict[str, Counter]) -> dict[str, dict[str, int]]:
+    return {role: dict(sorted(counts.items())) for role, counts in table.items() if counts}
+
+
+def call_log_models(store: Store) -> dict[str, dict[str, int]]:
+    """{role: {provider:model: answered calls}} from the LLM call log (every call the project made, cached included)."""
+    used: dict[str, Counter] = {}
+    for line in store.llm_costs():
+        answered = line.calls - line.failed
+        if answered > 0:
+            used.setdefault(line.role, Counter())[line.model] += answered
+    return _non_empty(used)

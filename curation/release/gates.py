@@ -1,0 +1,89 @@
+"""Publish gates: what keeps a (language, competition) row out of a release, one offender per problem."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from curation.config import Settings
+from curation.records import FIELDS
+from curation.release.inputs import ReleaseInputs
+
+ALL_LANGUAGES = "*"
+
+
+@dataclass(frozen=True)
+class Offender:
+    """One reason a row cannot be published. language '*' means the competition is held back in every language."""
+
+    language: str
+    competition: str
+    field: str | None
+    reason: str  # what is wrong and what to do
+
+    @property
+    def item(self) -> str:
+        parts = [self.competition] + ([self.field] if self.field else [])
+        where = "/".join(parts)
+        return where if self.language == ALL_LANGUAGES else f"{self.language}/{where}"
+
+    def line(self) -> str:
+        return f"{self.item}: {self.reason}"
+
+    def as_dict(self) -> dict:
+        return {"language": self.language, "competition": self.competition, "field": self.field, "reason": self.reason}
+
+
+def find_offenders(inputs: ReleaseInputs, settings: Settings) -> list[Offender]:
+    """Every gate failure: missing texts, failed checks, open retranslate/redescribe requests, low rubric scores."""
+    offenders: list[Offender] = []
+    minimum = settings.publish.min_rubric_score
+    source = inputs.source_language
+    open_redo = {(r["language"], r["competition"], r["field"]) for r in inputs.open_retranslations}
+    redescribe = {r["competition"] for r in inputs.open_redescriptions}
+    for competition in inputs.competitions:
+        slug = competition.competition
+        score = inputs.rubric.get(slug)
+        if minimum > 0 and score is None:
+            offenders.append(Offender(ALL_LANGUAGES, slug, "description", "the English description has no rubric "
+                                      "score yet; have it scored in the rubric sheet and run `curate merge`"))
+        elif score is not None and score < minimum:
+            offenders.append(Offender(ALL_LANGUAGES, slug, "description", f"rubric score {score} is below "
+                                      f"publish.min_rubric_score {minimum}; revise the description and review it again"))
+        if slug in redescribe:
+            offenders.append(Offender(ALL_LANGUAGES, slug, "description", "reviewers asked for a new description "
+                                      "that is still open; run `curate describe`, then translate, review and merge"))
+        for language in inputs.languages:
+            for name in FIELDS:
+                offenders.extend(_text_offenders(inputs, language, competition, name, source, open_redo))
+    return offenders
+
+
+def _text_offenders(inputs, language, competition, name, source, open_redo) -> list[Offender]:
+    slug = competition.competition
+    final = inputs.text(language, competition, name)
+    if final is None:
+        if language == source:
+            what = {"description": "no English description yet; run `curate describe`",
+                    "data_card": "no data card; write data_card.md in the competition folder and run `curate ingest`",
+                    "domain": "no domain yet; run `curate tag`"}[name]
+        else:
+            what = f"no final text yet; translate, review and run `curate merge --lang {language}`"
+        return [Offender(language, slug, name, what)]
+    found = []
+    if not final.checks_passed:
+        found.append(Offender(language, slug, name, "the final text fails the translation checks; correct it in the "
+                              f"review sheet and run `curate merge --lang {language}`"))
+    if (language, slug, name) in open_redo:
+        found.append(Offender(language, slug, name, "a retranslation the reviewers asked for (a NO verdict) is still "
+                              f"open; run `curate translate --lang {language}`, review and merge"))
+    return found
+
+
+def held_back(offenders: list[Offender], languages: list[str]) -> dict[str, dict[str, list[str]]]:
+    """language -> competition -> the offender lines that keep that row out of the release."""
+    rows: dict[str, dict[str, list[str]]] = {language: {} for language in languages}
+    for offender in offenders:
+        targets = languages if offender.language == ALL_LANGUAGES else [offender.language]
+        for language in targets:
+            rows.setdefault(language, {}).setdefault(offender.competition, []).append(offender.line())
+    return rows

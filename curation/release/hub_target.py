@@ -1,0 +1,65 @@
+"""A Hugging Face dataset repository: the release goes up as one commit (dropped files deleted) and one tag."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
+from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+
+from curation.release.targets import PublishError
+from curation.release.version import Version, versions_from_tags
+
+# Files the Hub manages itself; a release never deletes them.
+HUB_FILES = {".gitattributes"}
+
+
+class HubTarget:
+    def __init__(self, name: str, repo_id: str, *, public: bool = False, token: str | None = None):
+        self.name = name
+        self.repo_id = repo_id
+        self.load_path = repo_id
+        self.public = public
+        self.token = token
+
+    def _api(self) -> HfApi:
+        if not self.token:
+            raise PublishError(f"{self.name}: HF_TOKEN is not set; create a write token in your Hugging Face "
+                               "settings and export HF_TOKEN")
+        return HfApi(token=self.token)
+
+    def versions(self) -> list[Version]:
+        try:
+            refs = self._api().list_repo_refs(self.repo_id, repo_type="dataset")
+        except RepositoryNotFoundError:
+            return []
+        except HfHubHTTPError as error:
+            raise PublishError(f"{self.name}: cannot list the repository's tags ({_first_line(error)})") from None
+        return versions_from_tags([tag.name for tag in refs.tags])
+
+    def read_manifest(self, version: Version) -> dict | None:
+        # The store keeps every manifest it published; the Hub copy is not fetched again.
+        return None
+
+    def publish(self, folder: Path, version: Version, message: str) -> str:
+        api = self._api()
+        try:
+            api.create_repo(self.repo_id, repo_type="dataset", private=not self.public, exist_ok=True)
+            present = set(api.list_repo_files(self.repo_id, repo_type="dataset"))
+            files = {path.relative_to(folder).as_posix(): path for path in sorted(folder.rglob("*")) if path.is_file()}
+            operations = [CommitOperationAdd(path_in_repo=relative, path_or_fileobj=str(path))
+                          for relative, path in files.items()]
+            operations += [CommitOperationDelete(path_in_repo=relative)
+                           for relative in sorted(present - set(files) - HUB_FILES)]
+            commit = api.create_commit(self.repo_id, operations=operations, commit_message=message,
+                                       repo_type="dataset")
+            api.create_tag(self.repo_id, tag=version.tag, tag_message=message, revision=commit.oid,
+                           repo_type="dataset")
+        except HfHubHTTPError as error:
+            raise PublishError(f"{self.name}: the Hub refused the release ({_first_line(error)})") from None
+        return commit.oid
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,110 @@
+"""Publish: the merged texts -> a versioned release (HF configs, harness files, card, manifest) at a target.
+
+Gates first (every offender listed), then the release is built in a temporary folder and handed to the target
+in one step (a git commit + tag, or one Hub commit + tag), so a failure anywhere leaves the previous release
+as it was. With allow_partial the offending (language, competition) rows are left out and listed instead.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from curation.config import Settings
+from curation.records import Release
+from curation.release.build import ReleaseFigures, build_release, release_rows
+from curation.release.card import CardError
+from curation.release.figures import call_log_models, models_and_prompts, review_figures, rubric_figures
+from curation.release.gates import Offender, find_offenders
+from curation.release.inputs import ReleaseInputs
+from curation.release.targets import PublishError, Target, open_target
+from curation.release.version import BadVersion, Version, parse_version
+from curation.store import Store
+
+
+class PublishRefused(Exception):
+    """The release was not published; `lines` says why, one line per problem."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+@dataclass
+class PublishReport:
+    """What a publish did, for the CLI to print."""
+
+    release: Release
+    tag: str
+    previous_version: str | None
+    changes: dict
+    held_back: list[Offender] = field(default_factory=list)
+    without_grading: list[str] = field(default_factory=list)
+
+
+def publish(store: Store, settings: Settings, version: str, to: str, *, allow_partial: bool = False,
+            public: bool = False) -> PublishReport:
+    """Publish the store's merged texts as `version` to `to` (a folder or hf:ORG/NAME); raises PublishRefused."""
+    try:
+        release_version = parse_version(version)
+        target = open_target(to, public=public, token=_token(settings))
+        published = target.versions()
+    except (BadVersion, PublishError) as error:
+        raise PublishRefused([str(error)]) from None
+    if release_version in published:
+        raise PublishRefused([f"{to}: version {release_version} is already published (tag {release_version.tag}); "
+                              "releases are never overwritten, publish a new version"])
+
+    inputs = ReleaseInputs.from_store(store, settings)
+    if not inputs.competitions:
+        raise PublishRefused(["the store has no competitions; run `curate ingest` first"])
+    offenders = find_offenders(inputs, settings)
+    if offenders and not allow_partial:
+        raise PublishRefused([offender.line() for offender in offenders] + [
+            f"refused: {len(offenders)} problems above; fix them, or publish what is ready with --allow-partial"])
+
+    previous = max((v for v in published if v < release_version), default=None)
+    previous_manifest = _previous_manifest(store, target, previous)
+    rows, _ = release_rows(inputs, offenders)
+    published_slugs = {language: {row["competition"] for row in language_rows} for language, language_rows in rows.items()}
+    models, prompts = models_and_prompts(store, published_slugs, inputs.source_language)
+    figures = ReleaseFigures(
+        review=review_figures(store, [code for code in inputs.languages if code != inputs.source_language]),
+        rubric=rubric_figures(inputs.rubric, set().union(*published_slugs.values())),
+        models=models, prompt_hashes=prompts, llm_calls=call_log_models(store))
+    date = datetime.now(timezone.utc).date().isoformat()
+
+    with tempfile.TemporaryDirectory(prefix="curation-release-") as scratch:
+        folder = Path(scratch) / "release"
+        try:
+            manifest = build_release(folder, inputs=inputs, rows=rows, offenders=offenders, figures=figures,
+                                     settings=settings, version=release_version, date=date,
+                                     previous_manifest=previous_manifest, load_path=target.load_path,
+                                     on_hub=to.startswith("hf:"))
+            commit = target.publish(folder, release_version, _commit_message(settings, release_version, offenders))
+        except (CardError, PublishError) as error:
+            raise PublishRefused([str(error), f"nothing was published; {to} is unchanged"]) from None
+
+    release = Release(version=str(release_version), target=to, date=date, commit=commit,
+                      counts=manifest["counts"], partial=bool(offenders))
+    store.save_release(release, manifest)
+    return PublishReport(release=release, tag=release_version.tag,
+                         previous_version=str(previous) if previous else None, changes=manifest["changes"],
+                         held_back=offenders, without_grading=manifest["grading"]["without_grading"])
+
+
+def _token(settings: Settings) -> str | None:
+    return settings.secrets.hf_token.get_secret_value() if settings.secrets.hf_token else None
+
+
+def _previous_manifest(store: Store, target: Target, previous: Version | None) -> dict | None:
+    if previous is None:
+        return None
+    return store.release_manifest(target.name, str(previous)) or target.read_manifest(previous)
+
+
+def _commit_message(settings: Settings, version: Version, offenders: list[Offender]) -> str:
+    title = f"{settings.project.pretty_name} {version.tag}"
+    return title + (f" (partial: {len(offenders)} problems held back)" if offenders else "")
