@@ -66,7 +66,7 @@ MaxCostOption = Annotated[float | None, typer.Option(
 def report_run(summary: RunSummary) -> None:
     """Print a stage run's summary; exit 1 when any item failed or was not started."""
     for number, line in enumerate(summary.lines()):
-        (console if number == 0 else errors).print(line, markup=False, highlight=False)
+        (console if number == 0 else errors).print(line, markup=False, highlight=False, soft_wrap=True)
     if not summary.complete:
         raise typer.Exit(1)
 
@@ -103,15 +103,15 @@ def costs(config: ConfigOption = None) -> None:
         return
     header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'failed':>6} " \
              f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10}"
-    console.print(header, markup=False, highlight=False)
+    console.print(header, markup=False, highlight=False, soft_wrap=True)
     for line in lines:
         console.print(f"{line.stage:<12} {line.role:<10} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
                       f"{line.failed:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
-                      f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f}", markup=False, highlight=False)
+                      f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f}", markup=False, highlight=False, soft_wrap=True)
     spent = sum(line.cost_usd for line in lines)
     saved = sum(line.saved_usd for line in lines)
     console.print(f"total: ${spent:.4f} spent, ${saved:.4f} saved by the cache "
-                  f"({sum(line.cache_hits for line in lines)} cached answers)", markup=False, highlight=False)
+                  f"({sum(line.cache_hits for line in lines)} cached answers)", markup=False, highlight=False, soft_wrap=True)
 
 
 # -- core: `curate ingest`, `curate status`, `curate init` --------------------------------------------
@@ -152,7 +152,7 @@ def ingest(
                 store.replace_problems(STAGE, error.problems)
                 progress.stop()
                 for problem in error.problems:
-                    errors.print(f"error: {problem.line()}", markup=False, highlight=False)
+                    errors.print(f"error: {problem.line()}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
             report = run_ingest(reader, store, source=root, source_problems=reader.problems,
                                 on_item=lambda slug: progress.advance(task))
@@ -166,11 +166,11 @@ def ingest(
     if getattr(reader, "without_notebooks", 0):
         console.print(f"{reader.without_notebooks} competitions passed the filters but have no notebook in the dump; skipped.", highlight=False)
     for slug, reason in report.failed.items():
-        errors.print(f"failed: {slug}: {reason}", markup=False, highlight=False)
+        errors.print(f"failed: {slug}: {reason}", markup=False, highlight=False, soft_wrap=True)
     for slug, what in report.needs_human.items():
-        errors.print(f"needs a person: {slug}: {what}", markup=False, highlight=False)
+        errors.print(f"needs a person: {slug}: {what}", markup=False, highlight=False, soft_wrap=True)
     for slug in report.gone:
-        errors.print(f"gone: {slug} is no longer in {shown_path(root)} (kept in the store)", markup=False, highlight=False)
+        errors.print(f"gone: {slug} is no longer in {shown_path(root)} (kept in the store)", markup=False, highlight=False, soft_wrap=True)
     if report.problems:
         errors.print(f"{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}:", highlight=False)
         for problem in report.problems:
@@ -233,13 +233,13 @@ def publish(
             report = publish_release(store, settings, version, to, allow_partial=allow_partial, public=public)
         except PublishRefused as refused:
             for line in refused.lines:
-                errors.print(line, markup=False, highlight=False)
+                errors.print(line, markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(1) from None
     release = report.release
     console.print(f"published {report.tag} to {release.target} (commit {release.commit[:12]}): "
-                  f"{sum(release.counts.values())} rows in {len(release.counts)} languages", markup=False, highlight=False)
+                  f"{sum(release.counts.values())} rows in {len(release.counts)} languages", markup=False, highlight=False, soft_wrap=True)
     console.print("rows: " + ", ".join(f"{code} {count}" for code, count in release.counts.items()),
-                  markup=False, highlight=False)
+                  markup=False, highlight=False, soft_wrap=True)
     changes = report.changes
     if report.previous_version:
         changed = sum(len(entry["texts_changed"]) for entry in changes["languages"].values())
@@ -247,10 +247,10 @@ def publish(
                       f"{len(changes['competitions_removed'])} removed, {changed} texts changed", markup=False,
                       highlight=False)
     for offender in report.held_back:
-        errors.print(f"held back: {offender.line()}", markup=False, highlight=False)
+        errors.print(f"held back: {offender.line()}", markup=False, highlight=False, soft_wrap=True)
     if report.without_grading:
         errors.print("not in competitions.json (no grading block): " + ", ".join(report.without_grading),
-                     markup=False, highlight=False)
+                     markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -267,4 +267,4 @@ def releases(config: ConfigOption = None) -> None:
         counts = ", ".join(f"{code} {count}" for code, count in release.counts.items())
         partial = " (partial)" if release.partial else ""
         console.print(f"v{release.version}  {release.date}  {release.target}  {release.commit[:12]}{partial}  "
-                      f"{counts}", markup=False, highlight=False)
+                      f"{counts}", markup=False, highlight=False, soft_wrap=True)

@@ -39,3 +39,23 @@ def settings(project: Path) -> Settings:
 def store(settings: Settings):
     with Store(settings.path("store")) as opened:
         yield opened
+
+
+# -- llm: the fake OpenAI/Anthropic server (see tests/fakes/llm_server.py for what it can script) ----------
+
+
+@pytest.fixture
+def llm_server():
+    """A running FakeLLMServer speaking /v1/chat/completions and /v1/messages; stopped after the test."""
+    from tests.fakes.llm_server import FakeLLMServer
+
+    with FakeLLMServer() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_settings(settings: Settings, llm_server) -> Settings:
+    """The project's settings with every provider pointed at `llm_server`, short timeouts and retry bounds."""
+    from tests.fakes.llm_server import pointed_at
+
+    return pointed_at(settings, llm_server)

@@ -30,7 +30,8 @@ class AnthropicMessages:
                    temperature: float, max_tokens: int) -> Reply:
         """One request; raises Transient or Rejected."""
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
-        request: dict = {"model": model, "max_tokens": max_tokens, "temperature": temperature,
+        # No temperature: this SDK generation no longer takes one for the Messages API.
+        request: dict = {"model": model, "max_tokens": max_tokens,
                          "messages": [m for m in messages if m["role"] != "system"]}
         if system:
             request["system"] = system
@@ -41,19 +42,22 @@ class AnthropicMessages:
             request["tool_choice"] = {"type": "tool", "name": tool}
         try:
             message = await self.client.messages.create(**request)
-            blocks = list(message.content)
-            usage = message.usage
-            tokens_cached = usage.cache_read_input_tokens or 0
-            tokens_in = usage.input_tokens + tokens_cached + (usage.cache_creation_input_tokens or 0)
-            tokens_out = usage.output_tokens
         except anthropic.APITimeoutError:
             raise Transient(f"no answer within {self.timeout:g}s") from None
         except anthropic.APIConnectionError as error:
             raise Transient(f"connection failed ({error.__cause__ or error})") from None
         except anthropic.APIStatusError as error:
             raise classify(error.status_code, error.message, error.response.headers, schema_requested=False) from None
-        except (json.JSONDecodeError, anthropic.APIResponseValidationError, AttributeError, TypeError):
+        except (json.JSONDecodeError, anthropic.APIResponseValidationError):
             raise Transient("the server sent a malformed response body") from None
+        try:  # the SDK does not validate bodies, so a body missing its fields shows up here
+            blocks = list(message.content)
+            usage = message.usage
+            tokens_cached = usage.cache_read_input_tokens or 0
+            tokens_in = usage.input_tokens + tokens_cached + (usage.cache_creation_input_tokens or 0)
+            tokens_out = usage.output_tokens
+        except (AttributeError, TypeError):
+            raise Transient("the server sent a response without content or usage") from None
         text = "".join(getattr(block, "text", "") for block in blocks if block.type == "text")
         if tool is not None:
             calls = [block for block in blocks if block.type == "tool_use" and block.name == tool]

@@ -39,8 +39,6 @@ class OpenAIChat:
             request["response_format"] = {"type": "json_object"}
         try:
             completion = await self.client.chat.completions.create(**request)
-            choice = completion.choices[0]
-            message = choice.message
         except openai.APITimeoutError:
             raise Transient(f"no answer within {self.timeout:g}s") from None
         except openai.APIConnectionError as error:
@@ -48,8 +46,13 @@ class OpenAIChat:
         except openai.APIStatusError as error:
             raise classify(error.status_code, error.message, error.response.headers,
                            schema_requested=mode == "json_schema" and schema is not None) from None
-        except (json.JSONDecodeError, openai.APIResponseValidationError, IndexError, AttributeError, TypeError):
+        except (json.JSONDecodeError, openai.APIResponseValidationError):
             raise Transient("the server sent a malformed response body") from None
+        try:  # the SDK does not validate bodies, so a body missing its fields shows up here
+            choice = completion.choices[0]
+            message = choice.message
+        except (AttributeError, IndexError, TypeError):
+            raise Transient("the server sent a response without choices") from None
         usage = completion.usage
         cached = 0
         if usage is not None and usage.prompt_tokens_details is not None:

@@ -1,0 +1,402 @@
+"""A local HTTP server that speaks the OpenAI chat-completions and the Anthropic messages APIs, for tests.
+
+The real `openai` and `anthropic` SDKs talk to it over HTTP, so a test exercises the whole client: request
+building, structured output, errors, retries, rate limits, the cache and the call log. No key, no network.
+
+Use it through the pytest fixtures in tests/conftest.py:
+
+    def test_tagging(llm_server, llm_settings, store):
+        # llm_settings: the project's Settings with every provider pointed at the fake, short timeouts and retry
+        # bounds, and limits high enough never to slow a test down.
+        llm_server.respond_with(lambda request: {"domain": "finance"})   # a function of the request ...
+        llm_server.script(rate_limited(retry_after=0.01), server_error())  # ... after these, in order
+        ...run the stage against llm_settings...
+        assert llm_server.count() == 3
+        assert "Titanic" in llm_server.requests[-1].user_text
+
+What a responder may return (also what `script` takes):
+  - a dict, list or pydantic model: the structured answer (JSON content for OpenAI, the forced tool call's input
+    for Anthropic when the request forced a tool, JSON text otherwise);
+  - a str: the answer text;
+  - a `Response` from the helpers below: `answer(...)` (with token counts), `rate_limited(...)` (429 with
+    retry-after or retry-after-ms), `server_error(status)`, `slow(seconds, then)`, `truncated_body()`,
+    `invalid_json()`, `refusal(text)`, `hang()` (held until the server stops or `release()` is called).
+Scripted responses are used first, in order; then the responder; the default responder answers "ok".
+`reject_json_schema = True` makes it answer 400 to json_schema requests, as llama.cpp's server does.
+`latency` delays every answer. Each request is recorded (`requests`, with the parsed body, the API, the
+messages and the schema asked for) before it is answered; `answered` counts those that got a full answer.
+
+Run it standalone (for scripts/bench_llm_client.py): `python -m tests.fakes.llm_server --latency 0.05`
+prints its URL and serves "ok" answers until killed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from pydantic import BaseModel
+
+
+@dataclass
+class Response:
+    """One scripted answer or fault. Build it with the helpers below rather than by hand."""
+
+    kind: str = "answer"  # answer | status | slow | truncated | invalid_json | refusal | hang
+    content: Any = "ok"
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    tokens_cached: int = 0
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    message: str = ""
+    seconds: float = 0.0
+    then: "Response | None" = None
+
+
+def answer(content: Any = "ok", tokens_in: int | None = None, tokens_out: int | None = None,
+           tokens_cached: int = 0) -> Response:
+    """A successful answer; token counts default to a chars/4 estimate of the request and the answer."""
+    return Response(content=content, tokens_in=tokens_in, tokens_out=tokens_out, tokens_cached=tokens_cached)
+
+
+def rate_limited(retry_after: float = 0.05, milliseconds: bool = False) -> Response:
+    """429 with `retry-after` (seconds) or `retry-after-ms`."""
+    header = {"retry-after-ms": str(round(retry_after * 1000))} if milliseconds else {"retry-after": f"{retry_after:g}"}
+    return Response(kind="status", status=429, headers=header, message="Rate limit reached; try again later.")
+
+
+def server_error(status: int = 500) -> Response:
+    return Response(kind="status", status=status, message="The server had an error while processing your request.")
+
+
+def bad_request(message: str = "invalid request") -> Response:
+    return Response(kind="status", status=400, message=message)
+
+
+def slow(seconds: float, then: Response | Any = "ok") -> Response:
+    """Wait `seconds` before answering (past the client's timeout, the client gives up first)."""
+    return Response(kind="slow", seconds=seconds, then=_as_response(then))
+
+
+def truncated_body() -> Response:
+    """Promise a longer body than is sent, then drop the connection."""
+    return Response(kind="truncated")
+
+
+def invalid_json() -> Response:
+    """A 200 with Content-Type application/json whose body is not JSON."""
+    return Response(kind="invalid_json")
+
+
+def refusal(text: str = "I can't help with that.") -> Response:
+    """OpenAI: the message's `refusal` field; Anthropic: stop_reason "refusal"."""
+    return Response(kind="refusal", message=text)
+
+
+def hang() -> Response:
+    """Hold the request unanswered until `release()` or the server stops (a client killed mid-call)."""
+    return Response(kind="hang")
+
+
+@dataclass
+class Request:
+    """One request as the server saw it."""
+
+    api: str  # "openai" | "anthropic"
+    path: str
+    body: dict
+    headers: dict[str, str]  # without the key headers
+    received_at: float  # time.monotonic()
+    credential: str = ""  # the key the client sent (Authorization bearer or x-api-key), to check which was used
+
+    @property
+    def messages(self) -> list[dict]:
+        return self.body.get("messages", [])
+
+    @property
+    def system_text(self) -> str:
+        if self.api == "anthropic":
+            return self.body.get("system", "") or ""
+        return "\n".join(_text(m.get("content")) for m in self.messages if m.get("role") == "system")
+
+    @property
+    def user_text(self) -> str:
+        """The last user message's text."""
+        users = [m for m in self.messages if m.get("role") == "user"]
+        return _text(users[-1].get("content")) if users else ""
+
+    @property
+    def mode(self) -> str | None:
+        """How a structured answer was asked for: json_schema, json_object, tool, or None for plain text."""
+        if self.api == "anthropic":
+            return "tool" if self.body.get("tool_choice", {}).get("type") == "tool" else None
+        return (self.body.get("response_format") or {}).get("type")
+
+    @property
+    def schema(self) -> dict | None:
+        """The JSON schema the request asked the answer to follow, if any."""
+        if self.api == "anthropic":
+            tools = self.body.get("tools") or []
+            return tools[0].get("input_schema") if tools else None
+        response_format = self.body.get("response_format") or {}
+        return (response_format.get("json_schema") or {}).get("schema")
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content or ""
+
+
+def _as_response(value: Any) -> Response:
+    return value if isinstance(value, Response) else answer(value)
+
+
+class FakeLLMServer:
+    """The fake itself: start with `with FakeLLMServer() as server:` (the `llm_server` fixture does this)."""
+
+    def __init__(self, latency: float = 0.0, host: str = "127.0.0.1", port: int = 0):
+        self.latency = latency
+        self.reject_json_schema = False
+        self.requests: list[Request] = []
+        self.answered = 0
+        self.in_flight = 0
+        self.max_in_flight = 0  # most requests being handled at once
+        self._lock = threading.Lock()
+        self._scripted: deque[Response] = deque()
+        self._responder: Callable[[Request], Any] = lambda request: "ok"
+        self._released = threading.Event()
+        self._http = ThreadingHTTPServer((host, port), _handler_for(self))
+        self._http.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    # -- what a test sets up ---------------------------------------------------------------------
+
+    def script(self, *responses: Response | Any) -> None:
+        """Queue responses, used in order before the responder is asked."""
+        with self._lock:
+            self._scripted.extend(_as_response(r) for r in responses)
+
+    def respond_with(self, responder: Callable[[Request], Any]) -> None:
+        """Answer every unscripted request with `responder(request)` (a value or a Response)."""
+        self._responder = responder
+
+    def release(self) -> None:
+        """Let every `hang()` request go (it then gets a 500)."""
+        self._released.set()
+
+    # -- what a test inspects --------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        host, port = self._http.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def openai_base_url(self) -> str:
+        return f"{self.url}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        return self.url  # the Anthropic SDK adds /v1/messages itself
+
+    def count(self, api: str | None = None) -> int:
+        """Requests received (answered or not), optionally for one API."""
+        with self._lock:
+            return sum(1 for r in self.requests if api is None or r.api == api)
+
+    def reset(self) -> None:
+        """Forget recorded requests and counts (scripted responses and the responder stay)."""
+        with self._lock:
+            self.requests.clear()
+            self.answered = 0
+            self.max_in_flight = 0
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> "FakeLLMServer":
+        self._thread = threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="fake-llm-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._released.set()
+        self._http.shutdown()
+        self._http.server_close()
+
+    def __enter__(self) -> "FakeLLMServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- used by the handler ---------------------------------------------------------------------
+
+    def _record(self, request: Request) -> Response:
+        with self._lock:
+            self.requests.append(request)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            scripted = self._scripted.popleft() if self._scripted else None
+        if scripted is not None:
+            return scripted
+        return _as_response(self._responder(request))
+
+    def _done(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def _count_answered(self) -> None:
+        with self._lock:
+            self.answered += 1
+
+
+def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as real APIs do
+
+        def log_message(self, *args: object) -> None:  # quiet
+            pass
+
+        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            received = time.monotonic()
+            raw = self.rfile.read(int(self.headers.get("content-length", 0)))
+            api = "anthropic" if self.path.rstrip("/").endswith("/messages") else "openai"
+            if not self.path.rstrip("/").endswith(("/chat/completions", "/v1/messages")):
+                self._send(404, {"error": {"message": f"unknown path {self.path}"}})
+                return
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError:
+                self._send(400, {"error": {"message": "request body is not JSON"}})
+                return
+            headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in ("authorization", "x-api-key")}
+            credential = self.headers.get("x-api-key") or self.headers.get("authorization", "").removeprefix("Bearer ")
+            request = Request(api=api, path=self.path, body=body, headers=headers, received_at=received,
+                              credential=credential)
+            response = server._record(request)
+            try:
+                self._respond(request, response)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (its timeout), as a real client would
+            finally:
+                server._done()
+
+        def _respond(self, request: Request, response: Response) -> None:
+            if server.latency:
+                time.sleep(server.latency)
+            while response.kind == "slow":
+                time.sleep(response.seconds)
+                response = response.then or answer()
+            if response.kind == "hang":
+                server._released.wait()
+                self._send(500, {"error": {"message": "released"}})
+                return
+            if response.kind == "truncated":
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", "4096")
+                self.end_headers()
+                self.wfile.write(b'{"id": "chatcmpl-1", "choices": [{"mess')
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            if response.kind == "invalid_json":
+                self._send_bytes(200, b'{"id": "chatcmpl-1", "choices": [oops', {})
+                server._count_answered()
+                return
+            if response.kind == "status":
+                self._send(response.status, _error_body(request.api, response.status, response.message), response.headers)
+                return
+            if (request.mode == "json_schema" and server.reject_json_schema):
+                # llama.cpp's words, more or less
+                self._send(400, _error_body("openai", 400, "response_format type json_schema is not supported"))
+                return
+            self._send(200, _answer_body(request, response))
+            server._count_answered()
+
+        def _send(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
+            self._send_bytes(status, json.dumps(body).encode(), headers or {})
+
+        def _send_bytes(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(payload)
+
+    return Handler
+
+
+def _error_body(api: str, status: int, message: str) -> dict:
+    if api == "anthropic":
+        kind = {429: "rate_limit_error", 400: "invalid_request_error"}.get(status, "api_error")
+        return {"type": "error", "error": {"type": kind, "message": message}}
+    return {"error": {"message": message, "type": "server_error" if status >= 500 else "invalid_request_error",
+                      "code": None, "param": None}}
+
+
+def _answer_body(request: Request, response: Response) -> dict:
+    content = response.content
+    if isinstance(content, BaseModel):
+        content = content.model_dump(mode="json")
+    text = content if isinstance(content, str) else json.dumps(content)
+    tokens_in = response.tokens_in if response.tokens_in is not None else max(1, len(json.dumps(request.messages)) // 4)
+    tokens_out = response.tokens_out if response.tokens_out is not None else max(1, len(text) // 4)
+    refused = response.kind == "refusal"
+    model = request.body.get("model", "fake")
+    if request.api == "anthropic":
+        if refused:
+            blocks = [{"type": "text", "text": response.message}]
+        elif request.mode == "tool" and not isinstance(content, str):
+            tool = request.body["tool_choice"]["name"]
+            blocks = [{"type": "tool_use", "id": "toolu_fake", "name": tool, "input": content}]
+        else:
+            blocks = [{"type": "text", "text": text}]
+        return {"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": blocks,
+                "stop_reason": "refusal" if refused else ("tool_use" if blocks[0]["type"] == "tool_use" else "end_turn"),
+                "stop_sequence": None,
+                "usage": {"input_tokens": tokens_in - response.tokens_cached, "output_tokens": tokens_out,
+                          "cache_read_input_tokens": response.tokens_cached, "cache_creation_input_tokens": 0}}
+    message = {"role": "assistant", "content": None if refused else text, "refusal": response.message if refused else None}
+    return {"id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}],
+            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out,
+                      "prompt_tokens_details": {"cached_tokens": response.tokens_cached}}}
+
+
+def pointed_at(settings: Any, server: FakeLLMServer, **overrides: Any) -> Any:
+    """`settings` with every provider's base_url on the fake, short timeouts and retry bounds, and limits high
+    enough never to slow a test; `overrides` (e.g. requests_per_minute=600) apply to every provider."""
+    providers = {}
+    for name, provider in settings.providers.items():
+        url = server.anthropic_base_url if provider.kind == "anthropic" else server.openai_base_url
+        update = {"base_url": url, "timeout_seconds": 2.0, "max_retry_seconds": 3.0, "requests_per_minute": 600_000,
+                  "tokens_per_minute": 100_000_000, "max_concurrent": 16, **overrides}
+        providers[name] = provider.model_copy(update=update)
+    return settings.model_copy(update={"providers": providers})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve fake OpenAI/Anthropic answers until killed.")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
+    args = parser.parse_args()
+    server = FakeLLMServer(latency=args.latency, port=args.port)
+    print(server.url, flush=True)
+    server._http.serve_forever(poll_interval=0.05)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""Every fault the fake server can inject: what the client retries, what fails the item, and what it logs."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from curation.llm import LLM, LLMCallFailed, MissingKey
+from tests.fakes.llm_server import (
+    bad_request,
+    invalid_json,
+    pointed_at,
+    rate_limited,
+    refusal,
+    server_error,
+    slow,
+    truncated_body,
+)
+
+MESSAGES = [{"role": "user", "content": "Name the domain of titanic."}]
+
+
+class Domain(BaseModel):
+    domain: str
+
+
+async def ask(settings, store, role="tag", schema=Domain):
+    async with LLM(settings, store, stage="tag") as llm:
+        return await llm.ask(role=role, messages=MESSAGES, schema=schema, item="titanic")
+
+
+@pytest.mark.parametrize("milliseconds", [False, True])
+@pytest.mark.parametrize("role", ["tag", "refine"])
+async def test_429_waits_as_long_as_retry_after_says_then_succeeds(llm_server, llm_settings, store, role, milliseconds):
+    llm_server.script(rate_limited(retry_after=0.3, milliseconds=milliseconds))
+    llm_server.respond_with(lambda request: {"domain": "maritime studies"})
+
+    result = await ask(llm_settings, store, role=role)
+
+    assert result.parsed.domain == "maritime studies"
+    assert result.attempts == 2
+    first, second = llm_server.requests
+    assert second.received_at - first.received_at >= 0.3  # it waited at least as asked
+
+
+@pytest.mark.parametrize("fault", [server_error(500), server_error(503), truncated_body(), invalid_json()],
+                         ids=["500", "503", "truncated", "invalid-json"])
+@pytest.mark.parametrize("role", ["tag", "refine"])
+async def test_transient_faults_are_retried(llm_server, llm_settings, store, fault, role):
+    llm_server.script(fault, fault)
+    llm_server.respond_with(lambda request: {"domain": "finance"})
+
+    result = await ask(llm_settings, store, role=role)
+
+    assert result.parsed.domain == "finance"
+    assert llm_server.count() == 3
+    [row] = store.llm_calls()
+    assert row.attempts == 3 and row.error is None
+
+
+async def test_a_slow_answer_past_the_timeout_is_abandoned_and_retried(llm_server, settings, store):
+    quick = pointed_at(settings, llm_server, timeout_seconds=0.3)
+    llm_server.script(slow(1.5, {"domain": "too late"}))
+    llm_server.respond_with(lambda request: {"domain": "sports"})
+
+    result = await ask(quick, store)
+
+    assert result.parsed.domain == "sports"
+    assert llm_server.count() == 2
+
+
+async def test_a_server_that_keeps_failing_fails_the_item_within_the_retry_bound(llm_server, settings, store):
+    bounded = pointed_at(settings, llm_server, max_retry_seconds=0.5)
+    llm_server.respond_with(lambda request: server_error(500))
+
+    with pytest.raises(LLMCallFailed) as failed:
+        await ask(bounded, store)
+
+    assert failed.value.item == "titanic" and failed.value.role == "tag"
+    assert "HTTP 500" in failed.value.reason and "max_retry_seconds = 0.5" in failed.value.reason
+    assert 2 <= llm_server.count() <= 12  # backed off, not hammered
+    [row] = store.llm_calls()
+    assert row.error == failed.value.reason and row.attempts == llm_server.count()
+
+
+async def test_a_retry_after_longer_than_the_retry_bound_gives_up_at_once(llm_server, settings, store):
+    bounded = pointed_at(settings, llm_server, max_retry_seconds=1.0)
+    llm_server.script(rate_limited(retry_after=30))
+
+    with pytest.raises(LLMCallFailed) as failed:
+        await ask(bounded, store)
+
+    assert "HTTP 429" in failed.value.reason
+    assert llm_server.count() == 1
+
+
+async def test_an_unreachable_server_fails_the_item_after_bounded_retries(settings, store):
+    nowhere = settings.model_copy(update={"providers": {
+        name: p.model_copy(update={"base_url": "http://127.0.0.1:9/v1", "max_retry_seconds": 0.3})
+        for name, p in settings.providers.items()}})
+
+    with pytest.raises(LLMCallFailed) as failed:
+        await ask(nowhere, store)
+
+    assert "connection failed" in failed.value.reason
+
+
+@pytest.mark.parametrize("role", ["tag", "refine"])
+async def test_a_refusal_fails_the_item_without_retrying(llm_server, llm_settings, store, role):
+    llm_server.respond_with(lambda request: refusal("I won't describe that."))
+
+    with pytest.raises(LLMCallFailed) as failed:
+        await ask(llm_settings, store, role=role)
+
+    assert failed.value.reason == "the model refused: I won't describe that."
+    assert llm_server.count() == 1
+
+
+async def test_a_bad_request_fails_the_item_without_retrying(llm_server, llm_settings, store):
+    llm_server.script(bad_request("model 'gpt-4o' does not exist"))
+
+    with pytest.raises(LLMCallFailed) as failed:
+        await ask(llm_settings, store, schema=None)
+
+    assert "HTTP 400" in failed.value.reason and "does not exist" in failed.value.reason
+    assert llm_server.count() == 1
+
+
+@pytest.mark.parametrize(("role", "variable", "hint"), [
+    ("tag", "OPENAI_API_KEY", "set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)"),
+    ("refine", "ANTHROPIC_API_KEY", "set ANTHROPIC_API_KEY"),
+])
+async def test_a_missing_key_names_the_variable(settings, store, role, variable, hint):
+    with pytest.raises(MissingKey) as missing:
+        await ask(settings, store, role=role)
+    assert str(missing.value) == hint and missing.value.variable == variable
+
+
+async def test_keys_never_reach_the_store(llm_server, llm_settings, store, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-0123456789")
+    llm_server.respond_with(lambda request: {"domain": "finance"})
+    llm_server.script(server_error(500))
+
+    await ask(llm_settings, store)
+    store.close()
+
+    assert [r.credential for r in llm_server.requests] == ["sk-test-secret-0123456789"] * 2  # it was in use
+    files = list(store.path.parent.glob(store.path.name + "*"))
+    assert files and all(b"sk-test-secret" not in f.read_bytes() for f in files)
+
+
+async def test_a_base_url_without_a_key_sends_a_placeholder_key(llm_server, llm_settings, store):
+    llm_server.respond_with(lambda request: {"domain": "finance"})
+    await ask(llm_settings, store)
+    assert llm_server.requests[0].credential == "not-needed"
