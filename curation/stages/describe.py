@@ -1,0 +1,255 @@
+"""The describe stage: reverse-infer a task description from a competition's top notebooks.
+
+Per competition: generate (role `describe`) -> lint + score (role `score`) -> refine (role `refine`) ... until
+the grade is good (C/D by default) with no lint findings, or `max_rounds` graded versions exist. Every round is
+kept. A description written by a person (description.md) is never regenerated; it is linted and scored once,
+for the report. Open "redescribe" requests from review re-run the loop with the reviewers' comments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from curation.checks.description_lint import explain, lint_description
+from curation.config import Settings
+from curation.fingerprint import fingerprint
+from curation.llm import LLM, LLMCallFailed
+from curation.prompts import Prompt, load_prompt
+from curation.records import Competition, Description, DescriptionRound, GradeReport, Notebook, Problem
+from curation.store import Store
+
+STAGE = "describe"
+ROLES = ("describe", "score", "refine")
+
+
+# -- what the models answer -----------------------------------------------------------------------
+
+
+class CodeAnalysis(BaseModel):
+    problem: str
+    input_data: str
+    expected_output: str
+
+
+class TaskStructure(BaseModel):
+    objective: str
+    input_data: str
+    desired_output: str
+
+
+class GeneratedDescription(BaseModel):
+    """The describe prompt's answer: the three steps, so the final text carries none of the working."""
+
+    analysis: CodeAnalysis
+    structure: TaskStructure
+    description: str
+
+
+class RefinedDescription(BaseModel):
+    changes: list[str]
+    description: str
+
+
+# -- work items and results -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DescribeItem:
+    competition: str  # the slug, as the runner expects
+    record: Competition
+    notebooks: tuple[Notebook, ...]
+    input_hash: str
+    max_rounds: int
+    feedback: str = ""  # reviewers' comments from open redescribe requests
+
+    @property
+    def key(self) -> str:
+        return self.competition
+
+    @property
+    def person_written(self) -> bool:
+        return bool(self.record.description)
+
+
+@dataclass
+class DescribeResult:
+    item: DescribeItem
+    rounds: list[DescriptionRound]
+    description: Description
+    detail: str
+
+
+@dataclass
+class DescribeStage:
+    """`curate describe`: options narrow the run (one competition, more rounds, redo everything)."""
+
+    settings: Settings
+    only: str | None = None
+    max_rounds: int | None = None
+    force: bool = False
+    name: str = STAGE
+    prompts: dict[str, Prompt] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Loaded once per run: a prompt edited mid-run must not mix two versions into one item.
+        self.prompts = {role: load_prompt(self.settings, role) for role in ROLES}
+
+    @property
+    def rounds_limit(self) -> int:
+        return self.max_rounds or self.settings.describe.max_rounds
+
+    # -- select ---------------------------------------------------------------------------------
+
+    def input_hash(self, competition: Competition, notebooks: list[Notebook]) -> str:
+        """Everything that changes the outcome: task facts, notebook code, person-written text, prompts, models."""
+        return fingerprint({
+            "task": [competition.comp_name, competition.data_type, competition.metric, competition.data_card],
+            "person_written": competition.description,
+            "notebooks": [notebook.text for notebook in notebooks],
+            "prompts": {role: prompt.hash for role, prompt in self.prompts.items()},
+            "models": {role: getattr(self.settings.models, role) for role in ROLES},
+            "max_rounds": self.rounds_limit,
+            "good_grades": sorted(self.settings.describe.good_grades),
+        })
+
+    def pending(self, store: Store, settings: Settings) -> list[DescribeItem]:
+        """Competitions without a description, with a stale or failed one, or with an open redescribe request.
+
+        A competition with neither notebooks nor a person-written description cannot be described; it is
+        reported as a problem (and its status says what to add) instead of being sent to a model.
+        """
+        requests: dict[str, list[str]] = {}
+        for request in store.open_requests("redescribe"):
+            requests.setdefault(request["competition"], []).append(request["feedback"])
+        items, problems = [], []
+        for competition in store.competitions():
+            slug = competition.competition
+            if self.only and slug != self.only:
+                continue
+            notebooks = store.notebooks(slug)
+            if not notebooks and not competition.description:
+                message = "no notebooks and no description.md: add notebooks, or write description.md, then run `curate ingest`"
+                problems.append(Problem(stage=STAGE, path=competition.source or slug, message=message, competition=slug))
+                store.set_status(slug, STAGE, "needs_human", message)
+                continue
+            digest = self.input_hash(competition, notebooks)
+            stored = store.description(slug)
+            status = store.status(slug, STAGE)
+            fresh = (stored is not None and stored.input_hash == digest and status is not None
+                     and status.status != "failed" and status.input_hash == digest)
+            if fresh and not self.force and slug not in requests:
+                continue
+            feedback = "\n".join(f"- {text}" for text in requests.get(slug, []) if text.strip())
+            items.append(DescribeItem(competition=slug, record=competition, notebooks=tuple(notebooks),
+                                      input_hash=digest, max_rounds=self.rounds_limit, feedback=feedback))
+        if self.only is None:  # a run narrowed to one competition must not erase the others' problems
+            store.replace_problems(STAGE, problems)
+        return items
+
+    # -- do one ---------------------------------------------------------------------------------
+
+    async def run_one(self, item: DescribeItem, llm: LLM) -> DescribeResult:
+        """The loop for one competition; raises LLMCallFailed when a call keeps failing (cached calls are kept)."""
+        if item.person_written:
+            rounds = [await self._grade(item, llm, 1, "human", item.record.description or "", model="", prompt_hash="")]
+        else:
+            rounds = [await self._generate(item, llm)]
+            while not rounds[-1].good(self.settings.describe.good_grades) and len(rounds) < item.max_rounds:
+                rounds.append(await self._refine(item, llm, rounds[-1]))
+        return self._result(item, rounds)
+
+    def _task(self, item: DescribeItem) -> dict[str, object]:
+        record = item.record
+        return {"comp_name": record.comp_name, "data_type": record.data_type, "metric": record.metric,
+                "data_card": record.data_card,
+                "notebooks": [{"name": nb.name, "text": nb.text} for nb in item.notebooks]}
+
+    async def _generate(self, item: DescribeItem, llm: LLM) -> DescriptionRound:
+        prompt = self.prompts["describe"]
+        answer = await llm.ask(role="describe", messages=prompt.render(**self._task(item), feedback=item.feedback),
+                               schema=GeneratedDescription, item=item.key, prompt_hash=prompt.hash)
+        text = _nonempty(answer.parsed.description, item, "describe")
+        graded = await self._grade(item, llm, 1, "describe", text, model=self.settings.models.describe,
+                                   prompt_hash=prompt.hash)
+        return _with_cost(graded, answer)
+
+    async def _refine(self, item: DescribeItem, llm: LLM, previous: DescriptionRound) -> DescriptionRound:
+        prompt = self.prompts["refine"]
+        reasons = [f"{c.criterion}: {c.reason}" for c in previous.reasons if not c.met]
+        messages = prompt.render(**self._task(item), description=previous.text, grade=previous.grade or "",
+                                 reasons=reasons, findings=explain(previous.findings), feedback=item.feedback)
+        answer = await llm.ask(role="refine", messages=messages, schema=RefinedDescription, item=item.key,
+                               prompt_hash=prompt.hash)
+        text = _nonempty(answer.parsed.description, item, "refine")
+        graded = await self._grade(item, llm, previous.round + 1, "refine", text, model=self.settings.models.refine,
+                                   prompt_hash=prompt.hash)
+        return _with_cost(graded, answer)
+
+    async def _grade(self, item: DescribeItem, llm: LLM, number: int, step: str, text: str, model: str,
+                     prompt_hash: str) -> DescriptionRound:
+        """Lint and score one version of the text."""
+        prompt = self.prompts["score"]
+        record = item.record
+        answer = await llm.ask(role="score", schema=GradeReport, item=item.key, prompt_hash=prompt.hash,
+                               messages=prompt.render(comp_name=record.comp_name, data_type=record.data_type,
+                                                      metric=record.metric, data_card=record.data_card, description=text))
+        report: GradeReport = answer.parsed
+        return _with_cost(DescriptionRound(
+            competition=item.competition, round=number, step=step, text=text, grade=report.grade,
+            reasons=report.criteria, findings=lint_description(text), model=model,
+            score_model=self.settings.models.score, prompt_hash=prompt_hash,
+        ), answer)
+
+    def _result(self, item: DescribeItem, rounds: list[DescriptionRound]) -> DescribeResult:
+        final = rounds[-1]
+        good = final.good(self.settings.describe.good_grades)
+        reasons: list[str] = []
+        if final.grade not in self.settings.describe.good_grades:
+            unmet = [f"{c.criterion}: {c.reason}" for c in final.reasons if not c.met]
+            reasons.append(f"grade {final.grade}" + (f" ({'; '.join(unmet)})" if unmet else ""))
+        reasons += [f"lint {finding.line()}" for finding in final.findings]
+        if item.person_written and item.feedback:
+            reasons.append(f"reviewers asked for a new description; edit description.md: {item.feedback}")
+        description = Description(
+            competition=item.competition, text=final.text, provenance="human" if item.person_written else "machine",
+            grade=final.grade, rounds=len(rounds), needs_human=bool(reasons), reasons=reasons,
+            input_hash=item.input_hash,
+        )
+        who = "written by a person" if item.person_written else f"{len(rounds)} round{'s' if len(rounds) != 1 else ''}"
+        if good and not reasons:
+            detail = f"grade {final.grade}, {who}"
+        else:
+            detail = f"grade {final.grade}, {who}; " + "; ".join(reasons)
+        return DescribeResult(item=item, rounds=rounds, description=description, detail=detail)
+
+    # -- record ---------------------------------------------------------------------------------
+
+    def record(self, store: Store, result: DescribeResult) -> None:
+        """The rounds, the final description, its status and the answered requests, in one transaction."""
+        item = result.item
+        with store.transaction():
+            store.save_description_rounds(item.competition, result.rounds)
+            store.save_description(result.description)
+            status = "needs_human" if result.description.needs_human else "done"
+            store.set_status(item.competition, STAGE, status, result.detail, item.input_hash)
+            if item.feedback:
+                store.resolve_requests("redescribe", item.competition)
+
+
+def _nonempty(text: str, item: DescribeItem, role: str) -> str:
+    text = text.strip()
+    if not text:
+        raise LLMCallFailed(item.key, role, "the model returned an empty description")
+    return text
+
+
+def _with_cost(round_: DescriptionRound, answer: object) -> DescriptionRound:
+    """Add one call's tokens and cost to a round (a round is one writing call plus its scoring call)."""
+    usage = answer.usage  # type: ignore[attr-defined]
+    return round_.model_copy(update={
+        "tokens_in": round_.tokens_in + usage.tokens_in,
+        "tokens_out": round_.tokens_out + usage.tokens_out,
+        "cost_usd": round_.cost_usd + answer.cost_usd,  # type: ignore[attr-defined]
+    })
