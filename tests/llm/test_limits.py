@@ -1,0 +1,77 @@
+"""Per-provider limits, observed from the server side: requests per window, tokens per window, requests at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from curation.llm import LLM
+from tests.fakes.llm_server import answer, pointed_at, rate_limited
+
+
+def most_in_any_window(times: list[float], window: float) -> int:
+    """The most requests whose arrival falls in any half-open window [t, t + window)."""
+    times = sorted(times)
+    most, start = 0, 0
+    for end, at in enumerate(times):
+        while at - times[start] >= window:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
+async def ask_many(settings, store, count: int, role: str = "tag", text: str = "") -> None:
+    async with LLM(settings, store, stage="tag") as llm:
+        await asyncio.gather(*(llm.ask(role=role, messages=[{"role": "user", "content": f"{text}item {n}"}], item=f"i{n}")
+                               for n in range(count)))
+
+
+async def test_requests_per_minute_are_never_exceeded_in_any_window(llm_server, settings, store):
+    # 1200 per minute = one every 50 ms; 30 calls fired at once would all land within a few ms without the limiter
+    limited = pointed_at(settings, llm_server, requests_per_minute=1200)
+    await ask_many(limited, store, 30)
+
+    arrivals = [r.received_at for r in llm_server.requests]
+    assert len(arrivals) == 30
+    # at most 20 in any second (+1 for arrival jitter between client and server), and never a burst
+    assert most_in_any_window(arrivals, 1.0) <= 21
+    assert most_in_any_window(arrivals, 0.25) <= 6
+
+
+async def test_roles_on_one_provider_share_its_limit(llm_server, settings, store):
+    limited = pointed_at(settings, llm_server, requests_per_minute=1200)
+    async with LLM(limited, store, stage="mixed") as llm:
+        await asyncio.gather(*(llm.ask(role=role, messages=[{"role": "user", "content": f"{role} {n}"}], item=str(n))
+                               for n in range(10) for role in ("describe", "score", "tag")))
+    openai_arrivals = [r.received_at for r in llm_server.requests if r.api == "openai"]
+    assert len(openai_arrivals) == 30
+    assert most_in_any_window(openai_arrivals, 0.25) <= 6
+
+
+async def test_tokens_per_minute_are_never_exceeded_in_any_window(llm_server, settings, store):
+    # 600k tokens per minute: bursts of at most 30k, refilled at 9.5k a second. Each request here is ~2k tokens
+    # (8k characters, answered with 2000 input tokens reported), so 30 requests need about three seconds.
+    limited = pointed_at(settings, llm_server, tokens_per_minute=600_000)
+    small_output = limited.model_copy(update={"llm": limited.llm.model_copy(update={"max_output_tokens": 8})})
+    llm_server.respond_with(lambda request: answer("ok", tokens_in=2000, tokens_out=1))
+    await ask_many(small_output, store, 30, text="x" * 8000)
+
+    arrivals = sorted(r.received_at for r in llm_server.requests)
+    assert len(arrivals) == 30
+    most_tokens_per_second = most_in_any_window(arrivals, 1.0) * 2001
+    assert most_tokens_per_second <= 30_000 + 9_500 + 2001  # burst + one second of refill (+ one for jitter)
+    assert most_in_any_window(arrivals, 0.05) < 30  # it did hold requests back
+
+
+async def test_no_more_requests_at_once_than_max_concurrent(llm_server, settings, store):
+    llm_server.latency = 0.1
+    limited = pointed_at(settings, llm_server, max_concurrent=3)
+    await ask_many(limited, store, 12)
+    assert llm_server.max_in_flight == 3
+
+
+async def test_a_429_holds_back_the_other_requests_to_that_provider(llm_server, settings, store):
+    limited = pointed_at(settings, llm_server, max_concurrent=1)
+    llm_server.script(rate_limited(retry_after=0.3))
+    await ask_many(limited, store, 3)
+    first, *rest = sorted(r.received_at for r in llm_server.requests)
+    assert len(rest) == 3 and all(at - first >= 0.3 for at in rest)

@@ -1,0 +1,157 @@
+"""The stage runner: items run concurrently and are recorded as they finish; failures, the budget and a killed
+run are each handled without losing or repaying finished work."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from curation.cli import MaxCostOption, open_store, run_llm_stage
+from curation.llm import LLM
+from curation.stages.runner import run_stage
+from curation.store import Store
+from tests.fakes.llm_server import answer, hang, pointed_at, refusal
+from tests.llm.example_stage import DomainStage
+
+REPO = Path(__file__).resolve().parents[2]
+SLUGS = ["titanic", "house-prices", "digit-recognizer", "spaceship-titanic", "store-sales", "playground-s4e1"]
+
+
+def by_competition(request):
+    slug = request.user_text.removeprefix("Competition: ")
+    if slug.startswith("bad-"):
+        return refusal("I cannot classify that.")
+    return answer({"domain": f"domain of {slug}"}, tokens_in=500, tokens_out=50)
+
+
+async def run(stage, store, settings, max_cost=None):
+    async with LLM(settings, store, max_cost=max_cost, stage=stage.name) as llm:
+        return await run_stage(stage, store, settings, llm)
+
+
+def done(store: Store, stage: str = "example-tag") -> dict[str, str]:
+    return {s.competition: s.detail for s in store.statuses() if s.stage == stage and s.status == "done"}
+
+
+async def test_every_pending_item_is_done_and_recorded(llm_server, llm_settings, store):
+    llm_server.respond_with(by_competition)
+    summary = await run(DomainStage(SLUGS), store, llm_settings)
+
+    assert (summary.done, summary.failed, summary.not_started) == (6, [], 0)
+    assert summary.complete and summary.calls == 6 and summary.cache_hits == 0
+    assert done(store) == {slug: f"domain of {slug}" for slug in SLUGS}
+    assert summary.cost_usd == sum(row.cost_usd for row in store.llm_calls()) > 0
+
+
+async def test_a_finished_stage_reruns_without_a_single_request(llm_server, llm_settings, store):
+    llm_server.respond_with(by_competition)
+    await run(DomainStage(SLUGS), store, llm_settings)
+    summary = await run(DomainStage(SLUGS), store, llm_settings)
+    assert summary.done == 0 and summary.complete and llm_server.count() == 6
+
+
+async def test_a_failing_item_is_recorded_and_the_others_go_on(llm_server, llm_settings, store):
+    llm_server.respond_with(by_competition)
+    stage = DomainStage(["titanic", "bad-one", "house-prices"])
+    summary = await run(stage, store, llm_settings)
+
+    assert summary.done == 2
+    assert summary.failed == [("bad-one", "the model refused: I cannot classify that.")]
+    assert stage.failures == summary.failed  # the stage's own hook saw it
+    [status] = [s for s in store.statuses() if s.competition == "bad-one"]
+    assert status.status == "failed" and status.detail == "bad-one: the model refused: I cannot classify that."
+    assert set(done(store)) == {"titanic", "house-prices"}
+
+
+async def test_the_budget_stops_starting_items_and_the_next_run_finishes_the_rest(llm_server, llm_settings, store):
+    # gpt-4o-mini, worst case per call ~$0.0025 (4096 output tokens); each answer costs (500 x 0.15 + 50 x 0.6)/1e6
+    llm_server.respond_with(by_competition)
+    slugs = [f"comp-{n}" for n in range(40)]
+    stopped = await run(DomainStage(slugs), store, llm_settings, max_cost=0.004)
+
+    assert stopped.done + stopped.not_started == 40 and stopped.done >= 1 and stopped.not_started >= 1
+    assert stopped.stopped.startswith("budget $0.004 reached")
+    assert stopped.cost_usd <= 0.004
+    assert "rerun to continue" in stopped.lines()[-1]
+
+    finished = await run(DomainStage(slugs), store, llm_settings)
+    assert finished.done == stopped.not_started and finished.complete
+    assert llm_server.answered == 40  # nothing paid twice
+
+
+def test_the_cli_helper_prints_the_summary_and_exits_non_zero_on_failures(llm_server, llm_settings, project):
+    """How a stage command looks: `--max-cost` from MaxCostOption, the run through run_llm_stage."""
+    llm_server.respond_with(by_competition)
+    app = typer.Typer()
+
+    @app.command()
+    def tag(max_cost: MaxCostOption = None) -> None:
+        with open_store(llm_settings) as store:
+            run_llm_stage(DomainStage(["titanic", "bad-one"]), llm_settings, store, max_cost)
+
+    failed = CliRunner().invoke(app, ["--max-cost", "1"])
+    assert failed.exit_code == 1, failed.output
+    assert "example-tag: 1 done, 1 failed, 0 not started" in failed.output
+    assert "failed bad-one: the model refused: I cannot classify that." in failed.output
+
+    llm_server.respond_with(lambda request: {"domain": "now fine"})
+    fixed = CliRunner().invoke(app, [])
+    assert fixed.exit_code == 0 and "example-tag: 1 done, 0 failed, 0 not started" in fixed.output
+
+
+def test_the_cli_helper_turns_a_missing_key_into_one_line(settings, project):
+    app = typer.Typer()
+
+    @app.command()
+    def tag() -> None:
+        with open_store(settings) as store:
+            run_llm_stage(DomainStage(["titanic"]), settings, store, None)
+
+    result = CliRunner().invoke(app, [])
+    assert result.exit_code == 2
+    assert "set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)" in result.output
+    assert "Traceback" not in result.output
+
+
+async def test_a_run_killed_half_way_resumes_and_pays_only_for_what_never_finished(llm_server, settings, project):
+    slugs = [f"comp-{n}" for n in range(8)]
+    killed_at = threading.Event()
+
+    def hang_on_the_fourth(request):
+        if len(llm_server.requests) == 4:
+            killed_at.set()
+            return hang()
+        return by_competition(request)
+
+    llm_server.respond_with(hang_on_the_fourth)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "tests.llm.resume_worker", str(project), llm_server.url, *slugs],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert killed_at.wait(timeout=60), worker.stderr.read().decode() if worker.poll() is not None else "no request"
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        llm_server.release()
+
+    with Store(settings.path("store")) as store:
+        assert len(done(store)) == 3  # every item finished before the kill was kept
+        assert len(store.llm_calls()) == 3
+        llm_server.respond_with(by_competition)
+        summary = await run(DomainStage(slugs), store, pointed_at(settings, llm_server))
+        assert summary.done == 5 and summary.complete
+        assert len(done(store)) == 8
+
+    # one uninterrupted run answers 8 requests; so did both runs together. The ninth request is the one the
+    # killed process was waiting on: it never got an answer.
+    assert llm_server.answered == 8
+    assert llm_server.count() == 9
