@@ -1,0 +1,152 @@
+"""Translation checks on real sentences in every target language: no false alarms, and each failure caught."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from curation.checks.translation import CHECKS, check_translation
+from curation.config import Settings
+
+SENTENCES = json.loads((Path(__file__).parent / "sentences.json").read_text(encoding="utf-8"))
+SOURCES, TRANSLATIONS, NAMES = SENTENCES["sources"], SENTENCES["translations"], SENTENCES["names"]
+SETTINGS = Settings()
+CASES = [(language, key) for language, items in TRANSLATIONS.items() for key in items]
+
+
+def failed(source: str, translation: str, language: str) -> dict[str, str]:
+    return {r.name: r.detail for r in check_translation(source, translation, language, SETTINGS, NAMES) if not r.passed}
+
+
+def test_sentences_cover_every_target_language():
+    assert sorted(TRANSLATIONS) == sorted(SETTINGS.project.targets)
+    assert all(sorted(items) == sorted(SOURCES) for items in TRANSLATIONS.values())
+
+
+@pytest.mark.parametrize("language,key", CASES)
+def test_correct_translations_pass_every_check(language, key):
+    results = check_translation(SOURCES[key], TRANSLATIONS[language][key], language, SETTINGS, NAMES)
+    assert [r.name for r in results] == list(CHECKS)
+    assert {r.name: r.detail for r in results if not r.passed} == {}
+
+
+# -- placeholders ------------------------------------------------------------------------------------
+
+
+def test_dropped_identifier_is_caught():
+    text = TRANSLATIONS["ru"]["titanic_data_card"].replace(", `Sex`", "")
+    assert "'`Sex`' appears 0 times, the source has 1" in failed(SOURCES["titanic_data_card"], text, "ru")["placeholders"]
+
+
+def test_duplicated_identifier_is_caught():
+    text = TRANSLATIONS["pl"]["house_description"] + " `SalePrice`"
+    assert "appears 2 times" in failed(SOURCES["house_description"], text, "pl")["placeholders"]
+
+
+def test_placeholder_left_over_is_caught():
+    text = TRANSLATIONS["tr"]["house_description"].replace("`SalePrice`", "⟦4⟧")
+    detail = failed(SOURCES["house_description"], text, "tr")["placeholders"]
+    assert "⟦" in detail and "'`SalePrice`' appears 0 times" in detail
+
+
+# -- language ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wrong,target", [("ru", "be"), ("be", "ru"), ("ru", "kk"), ("es", "it"), ("it", "es"),
+                                          ("pl", "ro"), ("zh", "ja"), ("ja", "zh")])
+def test_a_neighbour_language_is_caught(wrong, target):
+    found = failed(SOURCES["titanic_description"], TRANSLATIONS[wrong]["titanic_description"], target)
+    assert "language" in found
+
+
+def test_a_russian_paragraph_inside_a_belarusian_text_is_caught():
+    be = TRANSLATIONS["be"]["house_description"].split("\n\n")
+    ru = TRANSLATIONS["ru"]["house_description"].split("\n\n")
+    mixed = be[0] + "\n\n" + ru[1]
+    found = failed(SOURCES["house_description"], mixed, "be")
+    assert found.keys() == {"language"}
+    assert found["language"].startswith("line 3 'Данные описывают")
+
+
+def test_a_russian_domain_tag_for_belarusian_is_caught():
+    assert "Belarusian alphabet lacks: и" in failed("healthcare and medical", "здравоохранение и медицина", "be")["language"]
+
+
+@pytest.mark.parametrize("language", ["be", "ru", "kk"])
+def test_a_tag_shared_by_neighbour_languages_passes(language):
+    assert failed("sports", "Спорт", language) == {}
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_kanji_tags_pass_for_chinese_and_japanese(language):
+    assert failed("finance", "金融", language) == {}
+
+
+# -- length ------------------------------------------------------------------------------------------
+
+
+def test_a_translation_cut_in_half_is_caught():
+    text = TRANSLATIONS["fr"]["titanic_description"]
+    found = failed(SOURCES["titanic_description"], text[: len(text) // 2], "fr")
+    assert "cut short" in found["length"]
+
+
+def test_a_lost_paragraph_break_is_caught():
+    text = TRANSLATIONS["kk"]["house_description"].replace("\n\n", " ")
+    found = failed(SOURCES["house_description"], text, "kk")
+    assert found.keys() == {"length"}
+    assert "1 lines, the source has 2" in found["length"] and "1 paragraphs, the source has 2" in found["length"]
+
+
+def test_a_run_on_translation_is_caught():
+    text = TRANSLATIONS["es"]["bikes_instruction"]
+    found = failed(SOURCES["bikes_instruction"], f"{text[:-1]}, teniendo en cuenta el clima, la temporada, los días "
+                   "festivos, la hora del día y todas las demás variables que puedan influir en la demanda.", "es")
+    assert "run-on" in found["length"]
+
+
+# -- not a copy ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["fr", "ro", "tr", "ru", "ja"])
+def test_the_english_source_echoed_back_is_caught(language):
+    for key in ("titanic_description", "domain_health"):
+        assert failed(SOURCES[key], SOURCES[key], language)["not_copy"] == "the translation is the English source unchanged"
+
+
+def test_one_word_loans_are_not_copies():
+    assert failed("finance", "finance", "fr") == {}
+
+
+def test_an_english_sentence_left_in_a_translation_is_caught():
+    source = SOURCES["titanic_description"]
+    ru = TRANSLATIONS["ru"]["titanic_description"].replace(
+        "Для каждого пассажира из тестовой выборки выведите вероятность выживания.",
+        "For each passenger in the test set, output the probability of survival.")
+    assert "copied from the English source" in failed(source, ru, "ru")["not_copy"]
+    it = TRANSLATIONS["it"]["titanic_description"].replace(
+        "Per ogni passeggero del set di test, fornisci la probabilità di sopravvivenza.",
+        "For every single passenger of the test data, give us the chance that they lived.")
+    assert "is still English" in failed(source, it, "it")["not_copy"]
+
+
+# -- script ------------------------------------------------------------------------------------------
+
+
+def test_latin_text_for_japanese_is_caught():
+    found = failed(SOURCES["titanic_description"], TRANSLATIONS["fr"]["titanic_description"], "ja")
+    assert "% of the letters are not Japanese (Latin" in found["script"]
+
+
+def test_cyrillic_in_a_polish_text_is_caught():
+    pl = TRANSLATIONS["pl"]["house_description"].split("\n\n")[0]
+    mixed = pl + "\n\n" + TRANSLATIONS["ru"]["house_description"].split("\n\n")[1]
+    assert "Cyrillic" in failed(SOURCES["house_description"], mixed, "pl")["script"]
+
+
+def test_brand_names_and_acronyms_in_another_script_pass():
+    source = "Predict the GPU demand of Kaggle users."
+    assert failed(source, "Предскажите спрос на GPU среди пользователей Kaggle.", "ru") == {}
+    assert failed("eCommerce", "eコマース", "ja") == {}
