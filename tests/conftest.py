@@ -59,3 +59,21 @@ def llm_settings(settings: Settings, llm_server) -> Settings:
     from tests.fakes.llm_server import pointed_at
 
     return pointed_at(settings, llm_server)
+
+
+# -- publish: a fake Hub write API behind huggingface_hub's own HTTP client (tests/fakes/hub_api.py) ---------
+
+
+@pytest.fixture
+def fake_hub(project: Path, monkeypatch: pytest.MonkeyPatch):
+    """A FakeHub that every huggingface_hub call in the test reaches, with HF_TOKEN set to its token."""
+    import httpx2
+    from huggingface_hub.utils import _http
+
+    from tests.fakes.hub_api import FakeHub
+
+    hub = FakeHub()
+    monkeypatch.setenv("HF_TOKEN", hub.token)
+    _http.set_client_factory(lambda: httpx2.Client(transport=hub.transport(), follow_redirects=True))
+    yield hub
+    _http.set_client_factory(_http.default_client_factory)

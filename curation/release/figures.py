@@ -10,17 +10,21 @@ from curation.store import Store
 
 def review_figures(store: Store, languages: list[str]) -> dict[str, ReviewStats]:
     """Review statistics for each translated language, as the review stage computes them."""
-    # Imported here so `curate` starts even in a checkout whose review package is mid-upgrade.
     from curation.review.statistics import review_statistics
 
     return {language: review_statistics(store, language) for language in languages}
 
 
-def rubric_figures(rubric: dict[str, int], published: set[str]) -> dict:
-    """How the published English descriptions were scored (0 unusable, 1 needs revision, 2 good)."""
+def rubric_figures(store: Store, rubric: dict[str, int], published: set[str], annotators: int) -> dict:
+    """How the published English descriptions were scored (0 unusable, 1 needs revision, 2 good), and agreement."""
+    from curation.review.statistics import rubric_statistics
+
     scores = Counter(rubric[slug] for slug in published if slug in rubric)
+    agreement = rubric_statistics(store, annotators)
     return {"scores": {str(score): scores.get(score, 0) for score in (0, 1, 2)},
-            "unscored": sum(1 for slug in published if slug not in rubric)}
+            "unscored": sum(1 for slug in published if slug not in rubric),
+            "agreement_items": agreement.agreement_items, "raw_agreement": agreement.raw_agreement,
+            "kappa": agreement.kappa}
 
 
 def models_and_prompts(store: Store, published: dict[str, set[str]], source_language: str) -> tuple[dict, dict]:

@@ -72,7 +72,8 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     models, prompts = models_and_prompts(store, published_slugs, inputs.source_language)
     figures = ReleaseFigures(
         review=review_figures(store, [code for code in inputs.languages if code != inputs.source_language]),
-        rubric=rubric_figures(inputs.rubric, set().union(*published_slugs.values())),
+        rubric=rubric_figures(store, inputs.rubric, set().union(*published_slugs.values()),
+                              settings.review.rubric_annotators),
         models=models, prompt_hashes=prompts, llm_calls=call_log_models(store))
     date = datetime.now(timezone.utc).date().isoformat()
 

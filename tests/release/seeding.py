@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from curation.languages import parse_language
 from curation.records import (
-    FIELDS, CheckResult, Competition, Description, DomainTag, FinalText, IngestedCompetition, Translation,
+    FIELDS, CheckResult, Competition, Description, DomainTag, FinalText, IngestedCompetition, RubricScore, Translation,
+    Verdict,
 )
+from curation.review.items import item_id, text_hash
 from curation.store import Store
 
 NASTY = 'Predict "survival", per row;\nuse the columns, not = formulas — 100% "quoted"\r\nend'
@@ -47,6 +49,10 @@ def seed_store(store: Store, languages: list[str], slugs: list[str], *, version:
                                            provenance="machine", grade="D", rounds=1))
         store.save_domain(DomainTag(competition=slug, domain="finance", model="openai:gpt-4o-mini"))
         store.save_rubric_final(slug, 2)
+        description = store.description(slug)
+        for annotator in ("rev-1", "rev-2"):
+            store.add_rubric_score(RubricScore(competition=slug, annotator=annotator, score=2,
+                                               description_hash=text_hash(description.text, "")))
         for language in languages:
             if language == "en":
                 continue
@@ -56,10 +62,17 @@ def seed_store(store: Store, languages: list[str], slugs: list[str], *, version:
                     competition=slug, field=field, language=language, source_text="source", source_hash="s",
                     text=text, model=model, prompt_hash=prompt_hash,
                     checks=[CheckResult(name="script", passed=True)]))
+                # One annotator per item; the first competition's items get a second, agreeing one.
+                verdict = "NO and YES" if field == "description" else "YES and YES"
+                for annotator in ("ann-1", "ann-2") if slug == slugs[0] else ("ann-1",):
+                    store.add_verdict(Verdict(
+                        item_id=item_id(slug, field, language), competition=slug, field=field, language=language,
+                        annotator=annotator, verdict=verdict, translation=text,
+                        translation_hash=text_hash(text, "source"),
+                        own_version=text if field == "description" else ""))
                 store.save_final_text(FinalText(
                     competition=slug, field=field, language=language, text=text,
-                    provenance="native_fix" if field == "description" else "machine",
-                    verdict="NO and YES" if field == "description" else "YES and YES"))
+                    provenance="native_fix" if field == "description" else "machine", verdict=verdict))
 
 
 def harness_names(languages: list[str]) -> list[str]:

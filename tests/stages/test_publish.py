@@ -1,0 +1,234 @@
+"""curate publish / curate releases: two versions of a seeded store, read back the way downstream users read them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from huggingface_hub import DatasetCard
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.languages import parse_language
+from curation.records import FinalText
+from curation.release.harness import HARNESS_COLUMNS
+from curation.release.rows import COLUMNS
+from curation.store import Store
+from tests.release.downstream import load_release
+from tests.release.seeding import NASTY, seed_store, translated
+
+runner = CliRunner()
+DIST = "dist/ml2b"
+
+
+def curate(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def two_releases(project: Path, settings, store: Store) -> Path:
+    """v1.0.0 with titanic and house-prices (no grading block); v1.1.0 drops house-prices, adds spaceship and
+    changes titanic's texts."""
+    languages = settings.project.languages
+    seed_store(store, languages, ["titanic", "house-prices"], no_grading=("house-prices",))
+    first = curate("publish", "--version", "1.0.0", "--to", DIST)
+    assert first.exit_code == 0, first.output
+    store.remove_competition("house-prices")
+    seed_store(store, languages, ["titanic", "spaceship"], version=2)
+    second = curate("publish", "--version", "1.1.0", "--to", DIST)
+    assert second.exit_code == 0, second.output
+    assert "since v1.0.0: 1 competitions added, 1 removed" in second.output
+    return project / DIST
+
+
+def test_every_language_loads_offline_with_all_columns_and_rows(two_releases: Path, settings, tmp_path: Path):
+    languages = settings.project.languages
+    loaded = load_release(str(two_releases), languages, tmp_path / "hf-cache")
+
+    for language in languages:
+        config = loaded[language]
+        assert config["columns"] == list(COLUMNS)
+        rows = {row["competition"]: row for row in config["rows"]}
+        assert sorted(rows) == ["spaceship", "titanic"]
+        titanic = rows["titanic"]
+        assert titanic["comp_name"] == 'Titanic, the "challenge"'
+        assert titanic["rubric_score"] == 2 and titanic["private"] is False
+        if language == "en":
+            assert titanic["description"] == f"English task for titanic, v2.\n{NASTY}"
+            assert titanic["description_provenance"] == "machine" and titanic["description_verdict"] is None
+            assert titanic["data_card_provenance"] == "human"
+        else:
+            assert titanic["description"] == translated(language, "titanic", "description", 2)
+            assert titanic["domain"] == translated(language, "titanic", "domain", 2)
+            assert titanic["description_provenance"] == "native_fix"
+            assert titanic["description_verdict"] == "NO and YES"
+            assert titanic["data_card_verdict"] == "YES and YES"
+
+
+def test_harness_files_read_back_with_pandas_and_match_competitions_json(two_releases: Path, settings):
+    grading = json.loads((two_releases / "competitions.json").read_text(encoding="utf-8"))
+    assert set(grading) == {"spaceship", "titanic"}
+    assert grading["titanic"] == {"direction": "maximize", "metric": "roc_auc_score", "target_col": "target"}
+    names = sorted(path.name for path in (two_releases / "tasks").iterdir())
+    assert names == sorted(f"{parse_language(code).harness}.csv" for code in settings.project.languages)
+    assert "Belarus.csv" in names and "Arab.csv" in names
+
+    for code in settings.project.languages:
+        frame = pd.read_csv(two_releases / "tasks" / f"{parse_language(code).harness}.csv")
+        assert list(frame.columns[: len(HARNESS_COLUMNS)]) == list(HARNESS_COLUMNS)
+        assert set(frame["comp-id"]) == set(grading)
+        assert list(frame["comp-id"]) == list(frame["competition"])
+        row = frame.set_index("comp-id").loc["titanic"]
+        expected = f"English task for titanic, v2.\n{NASTY}" if code == "en" else translated(code, "titanic", "description", 2)
+        assert row["description"] == expected
+        card = 'train.csv: id, target\ntitanic rows, "quoted", commas'
+        assert row["data_card"] == (card if code == "en" else translated(code, "titanic", "data_card", 2))
+        assert row["comp_name"] == 'Titanic, the "challenge"'
+
+
+def test_card_yaml_parses_and_names_configs_license_and_languages(two_releases: Path, settings):
+    card = DatasetCard.load(two_releases / "README.md")
+    data = card.data.to_dict()
+    assert data["license"] == settings.publish.license
+    assert data["pretty_name"] == settings.project.pretty_name
+    assert data["language"] == settings.project.languages
+    assert data["task_categories"] == settings.publish.task_categories
+    assert {config["config_name"]: config["data_files"] for config in data["configs"]}["kk"] == [
+        {"split": "test", "path": "kk/test-00000-of-00001.parquet"}]
+    assert "| Belarusian (Беларуская) | `be` | `tasks/Belarus.csv` | 2 | 67% | 33% | 0% | 0% | 33% |" in card.text
+    assert "Compared with v1.0.0" in card.text and "competitions removed: house-prices" in card.text
+    assert "`openai:gpt-4o`" in card.text and "@misc{ml2b" in card.text
+    first_card = git(two_releases, "show", "v1.0.0:README.md")
+    assert "left out of `competitions.json`: house-prices" in first_card
+    assert "This is the first release." in first_card
+
+
+def test_manifest_names_what_changed_and_checksums_every_file(two_releases: Path, settings):
+    manifest = json.loads((two_releases / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["version"] == "1.1.0" and manifest["tag"] == "v1.1.0"
+    assert manifest["counts"] == {code: 2 for code in settings.project.languages}
+    changes = manifest["changes"]
+    assert changes["previous_version"] == "1.0.0"
+    assert changes["competitions_added"] == ["spaceship"]
+    assert changes["competitions_removed"] == ["house-prices"]
+    assert changes["languages"]["kk"]["texts_changed"] == ["titanic/description", "titanic/data_card", "titanic/domain"]
+    assert changes["languages"]["en"]["texts_changed"] == ["titanic/description"]
+    assert manifest["statistics"]["be"]["agreement_items"] == 6  # titanic's 3 texts, judged twice in both rounds
+    assert manifest["models"]["translate"] == {"openai:gpt-4o": 2 * 3 * (len(settings.project.languages) - 1)}
+    files = {path.relative_to(two_releases).as_posix() for path in two_releases.rglob("*")
+             if path.is_file() and ".git" not in path.parts and path.name != "manifest.json"}
+    assert set(manifest["files"]) == files
+    for relative, digest in manifest["files"].items():
+        assert hashlib.sha256((two_releases / relative).read_bytes()).hexdigest() == digest
+
+
+def test_each_release_is_a_commit_with_an_annotated_tag_and_is_listed(two_releases: Path):
+    assert git(two_releases, "tag", "--list") == "v1.0.0\nv1.1.0"
+    assert git(two_releases, "cat-file", "-t", "v1.0.0") == "tag"  # annotated, not lightweight
+    assert git(two_releases, "rev-list", "--count", "HEAD") == "2"
+    assert git(two_releases, "status", "--porcelain") == ""
+    assert "house-prices" in git(two_releases, "show", "v1.0.0:tasks/Kazakh.csv")
+    assert not any("house-prices" in line for line in (two_releases / "tasks" / "Kazakh.csv").read_text().splitlines())
+
+    listed = curate("releases")
+    assert listed.exit_code == 0
+    lines = listed.output.strip().splitlines()
+    assert lines[0].startswith("v1.0.0") and "dist/ml2b" in lines[0] and "kk 2" in lines[0]
+    assert lines[1].startswith("v1.1.0")
+
+
+def test_an_existing_version_is_refused(project: Path, settings, store: Store):
+    seed_store(store, settings.project.languages, ["titanic"])
+    assert curate("publish", "--version", "1.0.0", "--to", DIST).exit_code == 0
+    again = curate("publish", "--version", "v1.0.0", "--to", DIST)
+    assert again.exit_code == 1
+    assert "version 1.0.0 is already published (tag v1.0.0)" in again.output
+    assert git(project / DIST, "rev-list", "--count", "HEAD") == "1"
+    bad = curate("publish", "--version", "1.0", "--to", DIST)
+    assert bad.exit_code == 1 and "not semantic" in bad.output
+
+
+def _break_gates(store: Store, settings) -> None:
+    seed_store(store, settings.project.languages, ["titanic", "house-prices"])
+    targets_but_ja = [code for code in settings.project.languages if code != "ja"]
+    seed_store(store, targets_but_ja, ["spaceship"])
+    store.save_final_text(FinalText(competition="titanic", field="data_card", language="be", text="x",
+                                    provenance="machine", verdict="YES and YES", checks_passed=False))
+    store.add_request("retranslate", "titanic", "wrong term", field="domain", language="kk")
+    store.save_rubric_final("house-prices", 0)
+
+
+def test_gates_refuse_and_list_each_offender(project: Path, settings, store: Store):
+    _break_gates(store, settings)
+    result = curate("publish", "--version", "1.0.0", "--to", DIST)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert "be/titanic/data_card: the final text fails the translation checks" in result.output
+    assert "kk/titanic/domain: a retranslation the reviewers asked for (a NO verdict) is still open" in result.output
+    assert "house-prices/description: rubric score 0 is below publish.min_rubric_score 1" in result.output
+    for field in ("description", "data_card", "domain"):
+        assert any(line.startswith(f"ja/spaceship/{field}: no final text yet") for line in lines)
+    assert lines[-1].startswith("refused: 6 problems")
+    assert not (project / DIST).exists()
+
+
+def test_allow_partial_publishes_the_rest_and_says_what_is_missing(project: Path, settings, store: Store,
+                                                                   tmp_path: Path):
+    _break_gates(store, settings)
+    result = curate("publish", "--version", "1.0.0", "--to", DIST, "--allow-partial")
+    assert result.exit_code == 0, result.output
+    assert "held back: ja/spaceship/description: no final text yet" in result.output
+    release = project / DIST
+    manifest = json.loads((release / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["partial"] is True
+    assert {(m["language"], m["competition"], m["field"]) for m in manifest["missing"]} == {
+        ("be", "titanic", "data_card"), ("kk", "titanic", "domain"), ("*", "house-prices", "description"),
+        ("ja", "spaceship", "description"), ("ja", "spaceship", "data_card"), ("ja", "spaceship", "domain")}
+    assert manifest["counts"]["be"] == 1 and manifest["counts"]["ja"] == 1 and manifest["counts"]["fr"] == 2
+    card = DatasetCard.load(release / "README.md").text
+    assert "Partial release" in card and "## Not in this release" in card
+    assert "- house-prices/description: rubric score 0 is below publish.min_rubric_score 1" in card
+    loaded = load_release(str(release), ["be", "ja", "fr"], tmp_path / "hf-cache")
+    assert [row["competition"] for row in loaded["be"]["rows"]] == ["spaceship"]
+    assert [row["competition"] for row in loaded["ja"]["rows"]] == ["titanic"]
+    assert [row["competition"] for row in loaded["fr"]["rows"]] == ["spaceship", "titanic"]
+    assert "(partial)" in curate("releases").output
+
+
+def test_a_failure_mid_build_leaves_the_previous_release_intact(project: Path, settings, store: Store):
+    seed_store(store, settings.project.languages, ["titanic"])
+    assert curate("publish", "--version", "1.0.0", "--to", DIST).exit_code == 0
+    release = project / DIST
+    before = git(release, "rev-parse", "HEAD")
+    manifest_before = (release / "manifest.json").read_text(encoding="utf-8")
+
+    seed_store(store, settings.project.languages, ["titanic", "spaceship"], version=2)
+    template = project / "cards" / "dataset_card.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n{% for broken in %}\n", encoding="utf-8")
+    result = curate("publish", "--version", "1.1.0", "--to", DIST)
+
+    assert result.exit_code == 1
+    assert "dataset_card.md.j2: line" in result.output and f"nothing was published; {DIST} is unchanged" in result.output
+    assert git(release, "rev-parse", "HEAD") == before
+    assert git(release, "tag", "--list") == "v1.0.0"
+    assert git(release, "status", "--porcelain") == ""
+    assert (release / "manifest.json").read_text(encoding="utf-8") == manifest_before
+    assert [r.version for r in store.releases()] == ["1.0.0"]
+
+
+def test_a_target_that_is_not_a_release_repository_is_refused(project: Path, settings, store: Store):
+    seed_store(store, settings.project.languages, ["titanic"])
+    (project / DIST).mkdir(parents=True)
+    (project / DIST / "notes.txt").write_text("mine", encoding="utf-8")
+    result = curate("publish", "--version", "1.0.0", "--to", DIST)
+    assert result.exit_code == 1
+    assert "exists and is not a git repository" in result.output
+    assert (project / DIST / "notes.txt").read_text(encoding="utf-8") == "mine"
