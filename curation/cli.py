@@ -22,7 +22,7 @@ ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="curat
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one line for the user and return the exit to raise."""
-    errors.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    errors.print(f"[red]error:[/red] {message}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -162,9 +162,9 @@ def ingest(
                 report.problems.extend(late)
                 store.replace_problems(STAGE, report.problems)
     console.print(f"{report.seen} competitions from {shown_path(root)}: {len(report.added)} added, {len(report.updated)} updated, "
-                  f"{len(report.unchanged)} unchanged, {len(report.failed)} failed; {report.notebooks} notebooks.", highlight=False)
+                  f"{len(report.unchanged)} unchanged, {len(report.failed)} failed; {report.notebooks} notebooks.", highlight=False, soft_wrap=True)
     if getattr(reader, "without_notebooks", 0):
-        console.print(f"{reader.without_notebooks} competitions passed the filters but have no notebook in the dump; skipped.", highlight=False)
+        console.print(f"{reader.without_notebooks} competitions passed the filters but have no notebook in the dump; skipped.", highlight=False, soft_wrap=True)
     for slug, reason in report.failed.items():
         errors.print(f"failed: {slug}: {reason}", markup=False, highlight=False, soft_wrap=True)
     for slug, what in report.needs_human.items():
@@ -172,7 +172,7 @@ def ingest(
     for slug in report.gone:
         errors.print(f"gone: {slug} is no longer in {shown_path(root)} (kept in the store)", markup=False, highlight=False, soft_wrap=True)
     if report.problems:
-        errors.print(f"{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}:", highlight=False)
+        errors.print(f"{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}:", highlight=False, soft_wrap=True)
         for problem in report.problems:
             errors.print(f"  {problem.line()}", markup=False, highlight=False, soft_wrap=True)
 
@@ -208,9 +208,9 @@ def init(directory: Annotated[Path, typer.Argument(help="Folder for the new benc
     except ProjectExists as error:
         raise fail(str(error)) from None
     for path in created:
-        console.print(f"created {path}", highlight=False)
+        console.print(f"created {path}", highlight=False, soft_wrap=True)
     console.print(f"Next: put competition folders under {directory / 'data' / 'competitions'}, then run "
-                  f"`curate ingest` and `curate status` inside {directory}.", highlight=False)
+                  f"`curate ingest` and `curate status` inside {directory}.", highlight=False, soft_wrap=True)
 
 
 # -- publish: `curate publish`, `curate releases` ----------------------------------------------------
@@ -268,3 +268,236 @@ def releases(config: ConfigOption = None) -> None:
         partial = " (partial)" if release.partial else ""
         console.print(f"v{release.version}  {release.date}  {release.target}  {release.commit[:12]}{partial}  "
                       f"{counts}", markup=False, highlight=False, soft_wrap=True)
+
+
+# -- describe / tag: `curate describe`, `curate tag` -------------------------------------------------
+
+CompetitionOption = Annotated[str | None, typer.Option("--competition", metavar="SLUG", help="Only this competition.")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Redo finished competitions too (cached LLM answers are reused).")]
+
+
+def _known_competition(store: Store, slug: str | None) -> None:
+    if slug is not None and store.competition(slug) is None:
+        raise fail(f"{slug}: no such competition in the store; see `curate status` for the slugs, or run `curate ingest`")
+
+
+def _keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
+    """One line per role whose provider has neither a key nor a base URL, saying what to set."""
+    lines = []
+    for role in roles:
+        name, provider, model = settings.provider_for(role)
+        if settings.api_key(provider) or settings.base_url(name, provider):
+            continue
+        endpoint = " or OPENAI_BASE_URL" if name == "openai" else (" or ANTHROPIC_BASE_URL" if name == "anthropic" else "")
+        lines.append(f"models.{role} = {name}:{model} needs {provider.key_variable}{endpoint}; or point {role} under "
+                     "[models] in curate.toml at a provider you have a key for")
+    return lines
+
+
+def _run_describe_or_tag(stage: Stage, roles: tuple[str, ...], settings: Settings, store: Store,
+                         max_cost: float | None) -> None:
+    """Run the stage; when a key is missing, say for which roles and what to set."""
+    try:
+        run_llm_stage(stage, settings, store, max_cost)
+    except typer.Exit as exit_:
+        if exit_.exit_code == 2:
+            for line in _keyless_roles(settings, roles):
+                errors.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+        raise
+
+
+@app.command()
+def describe(
+    competition: CompetitionOption = None,
+    max_rounds: Annotated[int | None, typer.Option("--max-rounds", min=1, help="Graded versions at most (default: describe.max_rounds).")] = None,
+    force: ForceOption = False,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
+    from curation.prompts import PromptError
+    from curation.stages.describe import ROLES, DescribeStage
+    from curation.stages.describe_report import describe_figures
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        _known_competition(store, competition)
+        try:
+            stage = DescribeStage(settings, only=competition, max_rounds=max_rounds, force=force)
+        except PromptError as error:
+            raise fail(str(error)) from None
+        try:
+            _run_describe_or_tag(stage, ROLES, settings, store, max_cost)
+        finally:
+            for problem in store.problems("describe"):
+                errors.print(f"needs a person: {problem.line()}", markup=False, highlight=False, soft_wrap=True)
+            for described in store.descriptions():
+                if described.needs_human and (competition is None or described.competition == competition):
+                    errors.print(f"needs a person: {described.competition}: " + "; ".join(described.reasons),
+                                 markup=False, highlight=False, soft_wrap=True)
+            figures = describe_figures(store, settings.describe.good_grades)
+            if figures.machine or figures.person_written:
+                console.print(figures.line(), markup=False, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def tag(
+    competition: CompetitionOption = None,
+    force: ForceOption = False,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Give every described competition one domain from [tag] vocabulary."""
+    from curation.prompts import PromptError
+    from curation.stages.tag import TagStage
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        _known_competition(store, competition)
+        try:
+            stage = TagStage(settings, only=competition, force=force)
+        except PromptError as error:
+            raise fail(str(error)) from None
+        try:
+            _run_describe_or_tag(stage, ("tag",), settings, store, max_cost)
+        finally:
+            if stage.waiting:
+                errors.print(f"waiting for a description (run `curate describe`): {', '.join(stage.waiting)}",
+                             markup=False, highlight=False, soft_wrap=True)
+            for domain in store.domains():
+                if domain.is_new and (competition is None or domain.competition == competition):
+                    errors.print(f"new domain for {domain.competition}: {domain.domain!r}; add it to [tag] vocabulary "
+                                 "in curate.toml to accept it", markup=False, highlight=False, soft_wrap=True)
+
+
+# -- review, merge, report: `curate review push|pull|import`, `curate merge`, `curate report` ------------
+
+review_app = typer.Typer(no_args_is_help=True, help="Review sheets for native-speaker annotators: push, pull, import.")
+app.add_typer(review_app, name="review")
+LangOption = Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: all).")]
+
+
+def _say(line: str) -> None:
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _complain(line: str) -> None:
+    errors.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+@review_app.command("push")
+def review_push(
+    lang: Annotated[str, typer.Option("--lang", help="ISO code(s), or 'all'; the source language (en) pushes the rubric sheet.")],
+    annotator: Annotated[str | None, typer.Option("--annotator", help="Push to this annotator only (name or e-mail).")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="xlsx (default) or sheets.")] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Write review sheets: new and changed items only; rows an annotator filled are never touched."""
+    from curation.review.backends import backend_for
+    from curation.review.push import push
+    from curation.review.sheet import ReviewError
+
+    settings = settings_from(config)
+    if backend not in (None, "xlsx", "sheets"):
+        raise fail(f"unknown backend {backend!r}; use xlsx or sheets")
+    languages = languages_from(lang, settings, include_source=True)
+    with open_store(settings) as store:
+        try:
+            sheets = backend_for(settings, backend)
+            for language in languages:
+                report = push(store, settings, language, sheets, annotator)
+                for sheet in report.sheets:
+                    _say(f"{language} {sheet.line()}")
+                for note in report.notes:
+                    _complain(f"{language}: {note}")
+        except ReviewError as error:
+            raise fail(str(error)) from None
+
+
+@review_app.command("pull")
+def review_pull(
+    lang: LangOption = None,
+    file: Annotated[Path | None, typer.Option("--file", help="A returned .xlsx workbook to read instead of the pushed sheets.")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="xlsx (default) or sheets.")] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Read verdicts and rubric scores back; report bad rows by tab and row; store the valid ones."""
+    from curation.review.backends import backend_for
+    from curation.review.pull import pull
+    from curation.review.sheet import ReviewError
+    from curation.review.xlsx_backend import XlsxBackend
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        if file is not None and not lang:
+            content = XlsxBackend(file.parent).read(str(file)) if file.exists() else None
+            if content is None:
+                raise fail(f"{file}: no such workbook")
+            if not content.meta.get("Language"):
+                raise fail(f"{file}: the Instructions tab does not say the language; pass --lang")
+            languages = [content.meta["Language"]]
+        elif lang:
+            languages = languages_from(lang, settings, include_source=True)
+        else:
+            languages = sorted({row.language for row in store.pushed_rows()})
+        problems = 0
+        try:
+            sheets = backend_for(settings, backend) if file is None else XlsxBackend(settings.path("review_sheets"))
+            for language in languages:
+                report = pull(store, settings, language, sheets, file)
+                for problem in report.problems:
+                    _complain(problem)
+                problems += len(report.problems)
+                _say(f"{language}: {report.verdicts} new verdicts, {report.scores} new rubric scores, "
+                     f"{report.repeated} already stored, {len(report.problems)} rows to look at"
+                     + (f"; written to {', '.join(str(p) for p in report.files)}" if report.files else ""))
+        except ReviewError as error:
+            raise fail(str(error)) from None
+    if problems:
+        raise typer.Exit(1)
+
+
+@review_app.command("import")
+def review_import(
+    folder: Annotated[Path, typer.Argument(help="The annotations folder (or one language's folder) to read.")],
+    config: ConfigOption = None,
+) -> None:
+    """Rebuild verdicts and rubric scores in the store from annotations/*.csv (e.g. after losing the store)."""
+    from curation.review.annotations import import_annotations
+
+    settings = settings_from(config)
+    if not folder.is_dir():
+        raise fail(f"{folder}: no such folder")
+    with open_store(settings) as store:
+        report = import_annotations(store, folder)
+    for problem in report.problems:
+        _complain(problem)
+    _say(f"{report.files} files: {report.verdicts} verdicts and {report.scores} rubric scores added, "
+         f"{report.repeated} already stored")
+    if report.problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def merge(lang: LangOption = None, config: ConfigOption = None) -> None:
+    """Final texts from verdicts and fixes; NOs without a fix go back to translate; final rubric scores."""
+    from curation.stages.merge import merge as merge_stage
+
+    settings = settings_from(config)
+    languages = languages_from(lang or "all", settings, include_source=True)
+    with open_store(settings) as store:
+        for summary in merge_stage(store, settings, languages):
+            _say(summary.line())
+            for line in summary.open:
+                _say(f"  open: {line}")
+
+
+@app.command()
+def report(config: ConfigOption = None) -> None:
+    """Write the review report (markdown and PNG plots) under reports/."""
+    from curation.report import write_report
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        path = write_report(store, settings)
+    _say(f"report written to {path}")

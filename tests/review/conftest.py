@@ -50,3 +50,33 @@ def seeded(store: Store) -> Store:
         for field, text in KK.items():
             seed_translation(store, slug, field, "kk", text)
     return store
+
+
+def with_review(settings, **changes):
+    """Settings with [review] keys changed, as a curator would set them in curate.toml."""
+    return settings.model_copy(update={"review": settings.review.model_copy(update=changes)})
+
+
+@pytest.fixture
+def review_settings(settings):
+    """Two Kazakh annotators; 20% of the items go to the second one."""
+    return with_review(settings, annotators={"kk": ["aigerim", "dana"]})
+
+
+def fill(path, tab: str, key: str, **cells) -> None:
+    """Fill one row of a workbook as an annotator would in Excel: answer, own version, comment (by column header)."""
+    import openpyxl
+
+    from curation.review.layout import columns_for
+
+    book = openpyxl.load_workbook(path)
+    sheet = book[tab]
+    columns = {column.key: index + 1 for index, column in enumerate(columns_for(tab))}
+    for row in range(2, sheet.max_row + 1):
+        if sheet.cell(row, 1).value == key:
+            for name, value in cells.items():
+                sheet.cell(row, columns[name]).value = value
+            break
+    else:
+        raise AssertionError(f"{key} not in {tab}")
+    book.save(path)

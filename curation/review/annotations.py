@@ -1,0 +1,97 @@
+"""annotations/<lang>/<timestamp>-<annotator>.csv: what annotators returned, human-readable and append-only.
+
+These files are the source of truth if the store is lost; `curate review import annotations/` rebuilds the
+verdicts and rubric scores from them.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from curation.records import RubricScore, Verdict
+from curation.store import Store
+
+VERDICT_COLUMNS = ("pulled_at", "annotator", "language", "item_id", "competition", "field", "verdict", "own_version",
+                   "comment", "translation", "translation_hash", "source")
+RUBRIC_COLUMNS = ("pulled_at", "annotator", "competition", "score", "comment", "description_hash", "source")
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _file_for(folder: Path, annotator: str, suffix: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    base = f"{_stamp()}-{re.sub(r'[^A-Za-z0-9._@-]+', '_', annotator)}{suffix}"
+    path, n = folder / f"{base}.csv", 2
+    while path.exists():
+        path, n = folder / f"{base}-{n}.csv", n + 1
+    return path
+
+
+def _write(path: Path, columns: tuple[str, ...], rows: list[dict]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def write_verdicts(root: Path, language: str, annotator: str, verdicts: list[Verdict]) -> Path:
+    """One file of one annotator's new verdicts."""
+    rows = [{column: getattr(v, column) for column in VERDICT_COLUMNS} for v in verdicts]
+    return _write(_file_for(root / language, annotator), VERDICT_COLUMNS, rows)
+
+
+def write_rubric(root: Path, language: str, annotator: str, scores: list[RubricScore]) -> Path:
+    """One file of one annotator's new rubric scores."""
+    rows = [{column: getattr(s, column) for column in RUBRIC_COLUMNS} for s in scores]
+    return _write(_file_for(root / language, annotator, "-rubric"), RUBRIC_COLUMNS, rows)
+
+
+@dataclass
+class ImportReport:
+    files: int = 0
+    verdicts: int = 0
+    scores: int = 0
+    repeated: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def import_annotations(store: Store, folder: Path) -> ImportReport:
+    """Read every annotations CSV under a folder (oldest first) into the store; rows already there add nothing."""
+    report = ImportReport()
+    files = sorted(folder.rglob("*.csv"), key=lambda p: (p.name, str(p)))
+    if not files:
+        report.problems.append(f"{folder}: no annotation files (*.csv) found")
+    for path in files:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            header = tuple(reader.fieldnames or ())
+            if set(VERDICT_COLUMNS) <= set(header):
+                kind, model = "verdicts", Verdict
+            elif set(RUBRIC_COLUMNS) <= set(header):
+                kind, model = "scores", RubricScore
+            else:
+                report.problems.append(f"{path}: not an annotations file (its header lacks the verdict or rubric columns)")
+                continue
+            report.files += 1
+            for number, row in enumerate(reader, start=2):
+                try:
+                    record = model(**{key: value for key, value in row.items() if key in model.model_fields})
+                except ValidationError as error:
+                    first = error.errors()[0]
+                    report.problems.append(f"{path} line {number}: {'.'.join(map(str, first['loc']))}: {first['msg']}")
+                    continue
+                added = store.add_verdict(record) if kind == "verdicts" else store.add_rubric_score(record)
+                if added:
+                    setattr(report, kind, getattr(report, kind) + 1)
+                else:
+                    report.repeated += 1
+    return report

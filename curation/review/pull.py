@@ -1,0 +1,233 @@
+"""`curate review pull`: read verdicts and rubric scores back from the sheets, check each row, store the valid ones.
+
+Every bad row gets one line naming the sheet, tab and row and what to do; the other rows go on. Valid answers
+go first to annotations/<lang>/<timestamp>-<annotator>.csv, then to the store; what the store already has
+(the annotator's latest answer, unchanged) is not added again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from curation.checks.translation import check_translation
+from curation.config import Settings
+from curation.records import PushedRow, RubricScore, Verdict
+from curation.review import annotations
+from curation.review.items import parse_item_id
+from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB
+from curation.review.sheet import SheetBackend, SheetContent, SheetRow, normal_text
+from curation.review.verdicts import parse_score, parse_verdict
+from curation.review.xlsx_backend import XlsxBackend, safe_text
+from curation.store import Store
+
+# Checks an annotator's own version must pass: it is in the right language and script, and keeps every
+# protected identifier. Length and English-leftover checks are for machines; a person may shorten a text.
+FIX_CHECKS = ("placeholders", "language", "script")
+
+
+@dataclass
+class PullReport:
+    language: str
+    verdicts: int = 0
+    scores: int = 0
+    repeated: int = 0
+    problems: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class _Collected:
+    verdicts: dict[str, list[Verdict]] = field(default_factory=lambda: defaultdict(list))
+    scores: dict[str, list[RubricScore]] = field(default_factory=lambda: defaultdict(list))
+
+
+def pull(store: Store, settings: Settings, language: str, backend: SheetBackend, file: Path | None = None) -> PullReport:
+    """Pull one language's sheets (or one workbook file) into annotations/ and the store."""
+    report = PullReport(language)
+    contents: list[SheetContent] = []
+    if file is not None:
+        content = XlsxBackend(file.parent).read(str(file))
+        if content is None:
+            report.problems.append(f"{file}: no such file")
+        else:
+            contents.append(content)
+    else:
+        refs = sorted({row.sheet for row in store.pushed_rows(language)})
+        if not refs:
+            report.problems.append(f"nothing was pushed for {language} yet; run `curate review push --lang {language}` first")
+        for ref in refs:
+            content = backend.read(ref)
+            if content is None:
+                report.problems.append(f"{ref}: the sheet pushed for {language} is gone; push again to recreate it")
+            else:
+                contents.append(content)
+    collected = _Collected()
+    for content in contents:
+        _read_sheet(store, settings, language, content, collected, report, from_file=file is not None)
+    _store(store, settings, language, collected, report)
+    return report
+
+
+def _read_sheet(store: Store, settings: Settings, language: str, content: SheetContent, collected: _Collected,
+                report: PullReport, from_file: bool) -> None:
+    name = Path(content.ref).name if from_file or content.ref.endswith(".xlsx") else content.ref
+    sheet_language = content.meta.get("Language", "")
+    if sheet_language and sheet_language != language:
+        report.problems.append(f"{name}: this sheet is for {sheet_language!r}, not {language!r}; pull it with --lang {sheet_language}")
+        return
+    for tab, rows in content.tabs.items():
+        if tab == INSTRUCTIONS_TAB:
+            continue
+        kind, _, tab_annotator = tab.partition(" - ")
+        annotator = tab_annotator or content.meta.get("Annotator", "")
+        if not annotator:
+            report.problems.append(f"{name}: cannot tell whose answers tab '{tab}' holds: the Instructions tab lost its "
+                                   "Annotator row; restore it or pull the annotator's original file")
+            continue
+        pushed = {row.key: row for row in store.pushed_rows(language, annotator)}
+        if not pushed:
+            report.problems.append(f"{name}: nothing was pushed to {annotator!r} for {language}; check the Annotator row")
+            continue
+        where = f"{name} tab '{tab}'"
+        _read_tab(store, settings, language, annotator, kind, tab, rows, pushed, where, collected, report,
+                  sheet_ref=None if from_file else content.ref)
+
+
+def _read_tab(store: Store, settings: Settings, language: str, annotator: str, kind: str, tab: str, rows: list[SheetRow],
+              pushed: dict[str, PushedRow], where: str, collected: _Collected, report: PullReport, sheet_ref: str | None) -> None:
+    rubric = kind == RUBRIC_TAB
+    counts = Counter(row.cells.get("key", "") for row in rows)
+    first_row: dict[str, int] = {}
+    seen: set[str] = set()
+    for row in rows:
+        key = row.cells.get("key", "")
+        at = f"{where} row {row.row}" + (f" ({key})" if key else "")
+        editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
+        if not key:
+            if row.filled(editable):
+                report.problems.append(f"{at}: the item id is empty; undo the change to the id column so the answer "
+                                       "can be matched to its text")
+            continue
+        seen.add(key)
+        if key not in pushed:
+            report.problems.append(f"{at}: unknown item id {key!r}; it was never pushed to {annotator}; "
+                                   "restore the id column as it was")
+            continue
+        if counts[key] > 1:
+            if key in first_row:
+                report.problems.append(f"{at}: item id {key!r} appears again (first at row {first_row[key]}); keep one "
+                                       "row per item and delete the copy; both rows are skipped until then")
+            first_row.setdefault(key, row.row)
+            continue
+        sent = pushed[key]
+        edited = _edited_locked(row, sent, rubric)
+        if edited:
+            report.problems.append(f"{at}: the locked column '{edited}' was edited; restore the pushed text and put "
+                                   "your version in 'Your version'; this row is skipped until then")
+            continue
+        source = f"{where} row {row.row}"
+        if rubric:
+            _read_score(row, sent, annotator, at, source, collected, report)
+        else:
+            _read_verdict(store, settings, language, row, sent, annotator, at, source, collected, report)
+    for key, sent in pushed.items():
+        # A workbook given with --file may live anywhere; a pushed sheet must also be the one the row went to.
+        if sent.tab == tab and key not in seen and (sheet_ref is None or sent.sheet == sheet_ref):
+            report.problems.append(f"{where}: the row of {key} (pushed to row {sent.row}) was deleted; "
+                                   f"push again to restore it, or undo the deletion")
+
+
+def _edited_locked(row: SheetRow, sent: PushedRow, rubric: bool) -> str | None:
+    columns = (("text", sent.text),) if rubric else (("translation", sent.text), ("original", sent.original))
+    for key, text in columns:
+        if normal_text(row.cells.get(key, "")) != normal_text(safe_text(text)):
+            return {"text": "English description", "translation": "Translation", "original": "English original"}[key]
+    return None
+
+
+def _read_score(row: SheetRow, sent: PushedRow, annotator: str, at: str, source: str, collected: _Collected,
+                report: PullReport) -> None:
+    answer, comment = row.cells.get("score", ""), row.cells.get("comment", "")
+    if not answer:
+        if comment:
+            report.problems.append(f"{at}: a comment but no score; pick 0, 1 or 2")
+        return
+    score = parse_score(answer)
+    if score is None:
+        report.problems.append(f"{at}: {answer!r} is not a score; pick 0 (unusable), 1 (needs revision) or 2 (good)")
+        return
+    collected.scores[annotator].append(RubricScore(competition=sent.item_id, annotator=annotator, score=score,
+                                                   comment=comment, description_hash=sent.translation_hash, source=source))
+
+
+def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow, sent: PushedRow, annotator: str,
+                  at: str, source: str, collected: _Collected, report: PullReport) -> None:
+    answer = row.cells.get("verdict", "")
+    own, comment = row.cells.get("own_version", ""), row.cells.get("comment", "")
+    if not answer:
+        if own or comment:
+            report.problems.append(f"{at}: no answer chosen; pick one from the dropdown in 'Your answer'")
+        return
+    verdict = parse_verdict(answer)
+    if verdict is None:
+        report.problems.append(f"{at}: unknown answer {answer!r}; pick one of YES and YES, NO and YES, YES and NO, "
+                               "NO and NO")
+        return
+    parsed = parse_item_id(sent.item_id)
+    if parsed is None:  # pushed rows always carry valid ids; a store from elsewhere might not
+        report.problems.append(f"{at}: {sent.item_id!r} is not an item id")
+        return
+    competition, field_name, _ = parsed
+    if verdict == "YES and YES" and own:
+        report.problems.append(f"{at}: your version is ignored with 'YES and YES'; choose a NO answer if it should "
+                               "replace the translation")
+    elif verdict != "YES and YES" and not own:
+        report.problems.append(f"{at}: {verdict!r} without your version; the text goes back to machine translation "
+                               "with your comment as feedback" + ("" if comment else " (add a comment saying what is wrong)")
+                               + "; write your version to fix it yourself instead")
+    elif own:
+        failed = [check for check in check_translation(sent.original, own, language, settings,
+                                                       names=_protected_names(store, competition))
+                  if check.name in FIX_CHECKS and not check.passed]
+        if failed:
+            details = "; ".join(f"{check.name}: {check.detail}" for check in failed)
+            report.problems.append(f"{at}: your version did not pass the checks ({details}); correct it and pull again")
+            return
+    collected.verdicts[annotator].append(Verdict(
+        item_id=sent.item_id, competition=competition, field=field_name, language=language, annotator=annotator,
+        verdict=verdict, own_version=own, comment=comment, translation=sent.text, translation_hash=sent.translation_hash,
+        source=source))
+
+
+def _protected_names(store: Store, slug: str) -> tuple[str, ...]:
+    """Column names of the grading block that must survive translation verbatim."""
+    competition = store.competition(slug)
+    grading = (competition.grading or {}) if competition else {}
+    return tuple(str(value) for key, value in grading.items() if key.endswith(("_col", "_column")) and value)
+
+
+def _store(store: Store, settings: Settings, language: str, collected: _Collected, report: PullReport) -> None:
+    root = settings.path("annotations")
+    known = {(v.item_id, v.annotator, v.translation_hash): v for v in store.verdicts(language)}
+    for annotator, verdicts in collected.verdicts.items():
+        new = [v for v in verdicts if not _repeats(known.get((v.item_id, v.annotator, v.translation_hash)), v)]
+        report.repeated += len(verdicts) - len(new)
+        if new:
+            # The file first: it is the source of truth, and a store write that fails is redone by the next pull.
+            report.files.append(annotations.write_verdicts(root, language, annotator, new))
+            report.verdicts += sum(store.add_verdict(v) for v in new)
+    scored = {(s.competition, s.annotator, s.description_hash): s for s in store.rubric_scores()}
+    for annotator, scores in collected.scores.items():
+        new = [s for s in scores if (previous := scored.get((s.competition, s.annotator, s.description_hash))) is None
+               or (previous.score, previous.comment) != (s.score, s.comment)]
+        report.repeated += len(scores) - len(new)
+        if new:
+            report.files.append(annotations.write_rubric(root, language, annotator, new))
+            report.scores += sum(store.add_rubric_score(s) for s in new)
+
+
+def _repeats(previous: Verdict | None, verdict: Verdict) -> bool:
+    return previous is not None and (previous.verdict, previous.own_version, previous.comment) == (
+        verdict.verdict, verdict.own_version, verdict.comment)

@@ -1,0 +1,137 @@
+"""`curate review push`: write the items of a language to each annotator's sheet, adding only what is new or changed.
+
+A row an annotator has filled is never written again. When its item changed since (a retranslation, a new
+source text), the new version goes to a new row whose id carries a suffix ("titanic/description/kk #2").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from curation.config import Settings
+from curation.records import PushedRow, ReviewItem
+from curation.review.items import assign, review_items, rubric_items
+from curation.review.layout import QUESTION, RUBRIC_TAB, columns_for
+from curation.review.sheet import ReviewError, RowWrite, SheetBackend, SheetRow, Target
+from curation.store import Store
+
+
+class PushError(ReviewError):
+    """A push that cannot start (no annotators named); the message says what to do."""
+
+
+@dataclass
+class SheetPush:
+    """What one push did to one annotator's sheet."""
+
+    annotator: str
+    ref: str
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    kept_filled: int = 0  # changed items whose filled row was left alone and got a new row
+
+    def line(self) -> str:
+        return (f"{self.annotator}: {self.ref}: {self.added} added, {self.updated} updated, {self.unchanged} unchanged"
+                + (f", {self.kept_filled} filled rows kept (new version added below)" if self.kept_filled else ""))
+
+
+@dataclass
+class PushReport:
+    language: str
+    sheets: list[SheetPush] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def annotators_for(settings: Settings, language: str, rubric: bool) -> list[str]:
+    """The configured annotators of a language; the rubric gets default names when none are configured."""
+    names = list(settings.review.annotators.get(language, []))
+    if rubric and len(names) < settings.review.rubric_annotators:
+        names += [f"rubric-{n}" for n in range(len(names) + 1, settings.review.rubric_annotators + 1)]
+    return names
+
+
+def plan_annotators(settings: Settings, language: str, items: list[ReviewItem], annotator: str | None,
+                    rubric: bool) -> dict[str, list[ReviewItem]]:
+    """Annotator -> items to push. An --annotator outside the configured list gets every item."""
+    names = annotators_for(settings, language, rubric)
+    if rubric:
+        plan = {name: list(items) for name in names[: settings.review.rubric_annotators]}
+        return {annotator: list(items)} if annotator else plan
+    plan = assign(items, names, settings.review.second_annotator_share)
+    if annotator:
+        return {annotator: plan.get(annotator, list(items))}
+    if not plan:
+        raise PushError(f"no annotators for {language}: add them under [review.annotators] in curate.toml "
+                        f'({language} = ["name@example.org"]) or pass --annotator NAME')
+    return plan
+
+
+def row_values(item: ReviewItem, key: str, rubric: bool) -> dict[str, str]:
+    if rubric:
+        return {"key": key, "text": item.text}
+    return {"key": key, "translation": item.text, "original": item.original, "question": QUESTION,
+            "check_failed": ", ".join(item.failed_checks)}
+
+
+def push(store: Store, settings: Settings, language: str, backend: SheetBackend, annotator: str | None = None) -> PushReport:
+    """Push a language's items (the rubric for the source language) to its annotators' sheets."""
+    rubric = language == settings.project.source_language
+    items = rubric_items(store) if rubric else review_items(store, language)
+    report = PushReport(language)
+    if not items:
+        what = "English descriptions" if rubric else f"translations into {language}"
+        report.notes.append(f"no {what} in the store yet; run the earlier stages first")
+        return report
+    for name, assigned in plan_annotators(settings, language, items, annotator, rubric).items():
+        report.sheets.append(_push_sheet(store, backend, Target(language, name, rubric), assigned))
+    if not rubric and len(annotators_for(settings, language, rubric)) < 2 and not annotator:
+        report.notes.append(f"only one annotator for {language}: no items are judged twice, so no agreement figures")
+    return report
+
+
+def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list[ReviewItem]) -> SheetPush:
+    ref = backend.locate(target)
+    content = backend.read(ref)
+    in_sheet: dict[str, SheetRow] = {}
+    next_row: dict[str, int] = {}
+    for tab, rows in (content.tabs if content else {}).items():
+        for row in rows:
+            in_sheet.setdefault(row.cells.get("key", ""), row)
+        next_row[tab] = max((row.row for row in rows), default=1) + 1
+    pushed = [row for row in store.pushed_rows(target.language, target.annotator) if row.sheet == ref]
+    for row in pushed:
+        next_row[row.tab] = max(next_row.get(row.tab, 2), row.row + 1)
+    judged = {(v.item_id, v.translation_hash) for v in store.verdicts(target.language) if v.annotator == target.annotator}
+    judged |= {(s.competition, s.description_hash) for s in store.rubric_scores() if s.annotator == target.annotator}
+
+    summary = SheetPush(target.annotator, ref)
+    writes: list[RowWrite] = []
+    records: list[PushedRow] = []
+    for item in items:
+        tab = backend.tab_name(target, RUBRIC_TAB if target.rubric else item.field)
+        editable = tuple(c.key for c in columns_for(RUBRIC_TAB if target.rubric else item.field) if c.editable)
+        versions = [row for row in pushed if row.item_id == item.item_id]
+        latest = max(versions, key=lambda row: (row.pushed_at, row.row)) if versions else None
+        if latest and latest.translation_hash == item.translation_hash:
+            summary.unchanged += 1
+            continue
+        current = in_sheet.get(latest.key) if latest else None
+        if latest and current and not current.filled(editable) and (item.item_id, latest.translation_hash) not in judged:
+            key, row_number = latest.key, current.row
+            summary.updated += 1
+        else:
+            key = item.item_id if not versions else f"{item.item_id} #{len(versions) + 1}"
+            row_number = next_row.get(tab, 2)
+            next_row[tab] = row_number + 1
+            summary.added += 1
+            summary.kept_filled += bool(latest)
+        writes.append(RowWrite(tab, row_number, row_values(item, key, target.rubric)))
+        records.append(PushedRow(language=target.language, annotator=target.annotator, key=key, item_id=item.item_id,
+                                 sheet=ref, tab=tab, row=row_number, translation_hash=item.translation_hash,
+                                 text=item.text, original=item.original, failed_checks=item.failed_checks))
+    if writes or content is None:
+        backend.write(target, ref, writes)
+    # Only after the sheet is written: a failed write leaves the store saying what the sheet really holds.
+    store.save_pushed_rows(records)
+    return summary

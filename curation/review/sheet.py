@@ -1,0 +1,78 @@
+"""The shape both backends share: rows read from a tab, rows to write, and the backend protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class ReviewError(Exception):
+    """A review step that cannot go on (no annotators named, no sheet configured, the sheet service refused);
+    the message says what to do."""
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One non-empty row of a tab: its 1-based row number and its cells by column key ("" when empty)."""
+
+    row: int
+    cells: dict[str, str]
+
+    def filled(self, editable: tuple[str, ...]) -> bool:
+        """Whether an annotator wrote anything in the editable columns."""
+        return any(self.cells.get(key, "").strip() for key in editable)
+
+
+@dataclass
+class SheetContent:
+    """What a sheet holds: the tabs' rows and the Instructions tab's labelled values (Language, Annotator)."""
+
+    ref: str  # workbook path or spreadsheet id, for messages
+    tabs: dict[str, list[SheetRow]] = field(default_factory=dict)
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RowWrite:
+    tab: str
+    row: int
+    values: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Whose sheet: a language, an annotator, and whether it is the rubric sheet of the English descriptions."""
+
+    language: str
+    annotator: str
+    rubric: bool = False
+
+
+class SheetBackend(Protocol):
+    def locate(self, target: Target) -> str:
+        """The sheet reference (workbook path or spreadsheet id) of a target."""
+
+    def tab_name(self, target: Target, tab: str) -> str:
+        """The tab title a field's (or the rubric's) rows go to in the target's sheet."""
+
+    def read(self, ref: str) -> SheetContent | None:
+        """The sheet's content, or None when it does not exist yet."""
+
+    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
+        """Create what is missing (tabs, instructions, validation, protection) and write the rows."""
+
+
+def normal_text(value: object) -> str:
+    """A cell as text, with line endings and trailing spaces normalized so a round trip compares equal."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).replace("\r\n", "\n").replace("\r", "\n")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
+
+
+def parse_meta(rows: list[list[object]]) -> dict[str, str]:
+    """Labelled values from the Instructions tab's first two columns."""
+    return {normal_text(row[0]): normal_text(row[1]) for row in rows if len(row) >= 2 and normal_text(row[0])}
+

@@ -1,0 +1,97 @@
+"""Merge: verdicts and fixes become the final text per (competition, field, language); rubric scores a final score.
+
+YES and YES keeps the machine text (provenance machine, or retranslated when it was); a NO with the
+annotator's own version takes that version (native_fix); a NO without one sends the item back to translate
+with the comments as feedback, and the retranslation comes back for review. The rules for two annotators and
+for the rubric are in curation/review/decisions.py. No LLM: merge is deterministic and cheap to rerun.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from curation.config import Settings
+from curation.records import FIELDS, FinalText
+from curation.review.decisions import decide, decide_rubric
+from curation.review.items import item_id, rubric_items, text_hash
+from curation.review.statistics import judged_units
+from curation.store import Store
+
+
+@dataclass
+class MergeSummary:
+    """What one merge run decided for one language ("en" holds the rubric)."""
+
+    language: str
+    counts: Counter = field(default_factory=Counter)  # keep / fix / retranslate / open, or final / open / redescribe
+    open: list[str] = field(default_factory=list)  # item ids (or competitions) still waiting, with why
+
+    def line(self) -> str:
+        figures = ", ".join(f"{count} {kind}" for kind, count in sorted(self.counts.items()))
+        return f"{self.language}: {figures or 'nothing to merge'}"
+
+
+def merge_language(store: Store, language: str) -> MergeSummary:
+    """Final texts of one target language from its verdicts; retranslation requests for NOs without a fix."""
+    summary = MergeSummary(language)
+    units = judged_units(store.verdicts(language))
+    finished: dict[str, list[str]] = defaultdict(list)
+    for translation in store.translations(language=language):
+        key = item_id(translation.competition, translation.field, language)
+        decision = decide(units.get((key, text_hash(translation.text, translation.source_text)), []))
+        summary.counts[decision.kind] += 1
+        if decision.kind in ("keep", "fix"):
+            fixed = decision.kind == "fix"
+            store.save_final_text(FinalText(
+                competition=translation.competition, field=translation.field, language=language,
+                text=decision.text if fixed else translation.text,
+                provenance="native_fix" if fixed else translation.provenance, verdict=decision.verdict,
+                # a fix passed the placeholder, language and script checks at pull; a kept text carries its own checks
+                checks_passed=True if fixed else not translation.flagged, source_hash=translation.source_hash))
+            finished[translation.competition].append(translation.field)
+        elif decision.kind == "retranslate":
+            store.add_request("retranslate", translation.competition, decision.feedback, field=translation.field,
+                              language=language)
+            summary.open.append(f"{key}: sent back for retranslation ({decision.verdict})")
+        else:
+            summary.open.append(f"{key}: not judged yet" if translation.round == 1 else
+                                f"{key}: retranslation (round {translation.round}) not judged yet")
+    for competition in {t.competition for t in store.translations(language=language)}:
+        missing = [f for f in FIELDS if f not in finished[competition]]
+        stage = f"merge:{language}"
+        if missing:
+            store.set_status(competition, stage, "pending", f"waiting for review of {', '.join(missing)}")
+        else:
+            store.set_status(competition, stage, "done", "all fields merged")
+    return summary
+
+
+def merge_rubric(store: Store, settings: Settings) -> MergeSummary:
+    """Final rubric scores of the English descriptions; a final 0 sends the description back to describe."""
+    summary = MergeSummary(settings.project.source_language)
+    current = {item.competition: item.translation_hash for item in rubric_items(store)}
+    scores = defaultdict(list)
+    for score in store.rubric_scores():
+        if current.get(score.competition) == score.description_hash:
+            scores[score.competition].append(score)
+    for competition in current:
+        decision = decide_rubric(scores.get(competition, []), settings.review.rubric_annotators)
+        if decision.score is None:
+            summary.counts["open"] += 1
+            summary.open.append(f"{competition}: rubric {decision.detail}")
+            continue
+        summary.counts["final"] += 1
+        store.save_rubric_final(competition, decision.score, "; ".join([decision.detail, *decision.comments]))
+        if decision.score == 0:
+            summary.counts["redescribe"] += 1
+            feedback = "\n".join(decision.comments) or "Rubric reviewers scored the description 0 (unusable)."
+            store.add_request("redescribe", competition, feedback)
+            summary.open.append(f"{competition}: scored 0, sent back to describe")
+    return summary
+
+
+def merge(store: Store, settings: Settings, languages: list[str]) -> list[MergeSummary]:
+    """Merge every given language; the source language stands for the rubric of the English descriptions."""
+    return [merge_rubric(store, settings) if language == settings.project.source_language
+            else merge_language(store, language) for language in languages]

@@ -1,0 +1,123 @@
+"""`curate review push` with the xlsx backend: layout, dropdown, locked columns, text never a formula, re-push."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+
+from curation.review.backends import backend_for
+from curation.review.items import second_annotator_items, review_items
+from curation.review.layout import QUESTION, VERDICT_CHOICES
+from curation.review.push import push
+
+from tests.review.conftest import fill, seed_translation
+
+
+def _workbook(report, annotator: str) -> Path:
+    return Path(next(sheet.ref for sheet in report.sheets if sheet.annotator == annotator))
+
+
+def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_settings):
+    report = push(seeded, review_settings, "kk", backend_for(review_settings))
+
+    first = _workbook(report, "aigerim")
+    assert first == review_settings.path("review_sheets") / "kk" / "kk-aigerim.xlsx"
+    book = openpyxl.load_workbook(first)
+    assert book.sheetnames == ["Instructions", "description", "data_card", "domain"]
+    instructions = {row[0]: row[1] for row in book["Instructions"].iter_rows(values_only=True)}
+    assert instructions["Annotator"] == "aigerim" and instructions["Language"] == "kk"
+    assert "sound native" in instructions["The question"]
+
+    sheet = book["description"]
+    header = [cell.value for cell in sheet[1]]
+    assert header[:3] == ["Item id", "Translation", "English original"]
+    assert header[5].startswith("Your version") and header[6] == "Comment" and header[7] == "Check failed"
+    ids = [row[0] for row in sheet.iter_rows(min_row=2, values_only=True) if row[0]]
+    assert ids == ["spaceship-titanic/description/kk", "titanic/description/kk"]
+    assert sheet.cell(2, 4).value == QUESTION
+    # the dropdown offers exactly the four answers on the answer column
+    [validation] = sheet.data_validations.dataValidation
+    assert validation.formula1 == '"' + ",".join(VERDICT_CHOICES) + '"'
+    assert "E2" in str(validation.sqref)
+    # locked: id, translation, original; editable: answer, own version, comment; the sheet is protected
+    assert sheet.protection.sheet
+    assert [sheet.cell(2, col).protection.locked for col in range(1, 9)] == [True, True, True, True, False, False, False, True]
+    assert sheet.cell(2, 2).alignment.wrap_text
+
+    # the second annotator gets 20% of the six items, rounded up: two, the same on every push
+    second = openpyxl.load_workbook(_workbook(report, "dana"))
+    keys = sorted(row[0] for tab in ("description", "data_card", "domain")
+                  for row in second[tab].iter_rows(min_row=2, values_only=True) if row[0])
+    expected = sorted(item.item_id for item in second_annotator_items(review_items(seeded, "kk"), 0.2))
+    assert keys == expected and len(keys) == 2
+
+
+def test_formula_looking_text_stays_text(seeded, review_settings):
+    seed_translation(seeded, "titanic", "domain", "kk", "=HYPERLINK(\"http://x\")+1")
+    report = push(seeded, review_settings, "kk", backend_for(review_settings))
+    path = _workbook(report, "aigerim")
+
+    cell = next(row for row in openpyxl.load_workbook(path)["domain"].iter_rows(min_row=2)
+                if row[0].value == "titanic/domain/kk")[1]
+    assert cell.value == "=HYPERLINK(\"http://x\")+1"
+    assert cell.data_type == "s"
+    # and the file itself holds no formula element at all
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        assert not any(b"<f>" in archive.read(name) for name in archive.namelist() if name.startswith("xl/worksheets/"))
+
+
+def test_failed_checks_are_named_on_the_row(seeded, review_settings):
+    seed_translation(seeded, "titanic", "data_card", "kk", "train.csv файлында", failed=("length", "placeholders"))
+    path = _workbook(push(seeded, review_settings, "kk", backend_for(review_settings)), "aigerim")
+    sheet = openpyxl.load_workbook(path)["data_card"]
+    row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "titanic/data_card/kk")
+    assert row[7] == "length, placeholders"
+
+
+def test_pushing_again_adds_only_new_or_changed_items_and_keeps_filled_rows(seeded, review_settings):
+    backend = backend_for(review_settings)
+    path = _workbook(push(seeded, review_settings, "kk", backend), "aigerim")
+    fill(path, "description", "titanic/description/kk", verdict="NO and YES", own_version="Менің нұсқам", comment="стиль")
+
+    again = push(seeded, review_settings, "kk", backend)
+    assert [s.added + s.updated for s in again.sheets] == [0, 0]
+
+    # both descriptions are retranslated: the filled row stays as it is, the new version gets a new row;
+    # the unfilled row is simply updated in place
+    seed_translation(seeded, "titanic", "description", "kk", "Жаңа аударма", provenance="retranslated", round=2)
+    seed_translation(seeded, "spaceship-titanic", "description", "kk", "Басқа аударма", provenance="retranslated", round=2)
+    third = push(seeded, review_settings, "kk", backend, annotator="aigerim")
+    [sheet] = third.sheets
+    assert (sheet.added, sheet.updated, sheet.kept_filled) == (1, 1, 1)
+
+    rows = {row[0]: row for row in openpyxl.load_workbook(path)["description"].iter_rows(min_row=2, values_only=True) if row[0]}
+    assert rows["titanic/description/kk"][1] == "`Survived` бағанын пайдаланып, кеме апатынан қай жолаушылар аман қалғанын болжаңыз, train.csv."
+    assert rows["titanic/description/kk"][4:7] == ("NO and YES", "Менің нұсқам", "стиль")
+    assert rows["titanic/description/kk #2"][1] == "Жаңа аударма"
+    assert rows["spaceship-titanic/description/kk"][1] == "Басқа аударма"
+    assert len(rows) == 3
+
+
+def test_rubric_sheet_for_the_english_descriptions(seeded, review_settings):
+    report = push(seeded, review_settings, "en", backend_for(review_settings))
+    assert [sheet.annotator for sheet in report.sheets] == ["rubric-1", "rubric-2"]
+    book = openpyxl.load_workbook(report.sheets[0].ref)
+    assert book.sheetnames == ["Instructions", "rubric"]
+    sheet = book["rubric"]
+    assert [cell.value for cell in sheet[1]][:3] == ["Competition", "English description",
+                                                     "Score: 0 unusable, 1 needs revision, 2 good"]
+    assert [row[0] for row in sheet.iter_rows(min_row=2, values_only=True) if row[0]] == ["spaceship-titanic", "titanic"]
+    [validation] = sheet.data_validations.dataValidation
+    assert validation.formula1 == '"0 - unusable,1 - needs revision,2 - good"'
+
+
+def test_push_without_annotators_says_where_to_name_them(seeded, settings):
+    import pytest
+
+    from curation.review.push import PushError
+
+    with pytest.raises(PushError, match=r"\[review.annotators\]"):
+        push(seeded, settings, "kk", backend_for(settings))
