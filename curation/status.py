@@ -200,7 +200,8 @@ def render_status(report: StatusReport, console: Console) -> None:
             cells.extend(str(row.columns.get(title, "")) for title in _columns)
             cells.append("\n".join(notes))
             table.add_row(*cells)
-        console.print(table)
+        # Piped output has no terminal width to fit; keep slugs whole rather than cut at 80 columns.
+        console.print(table, width=None if console.is_terminal else max(console.width, 240))
         summary = ", ".join(f"{stage}: " + " ".join(f"{n} {state}" for state, n in sorted(tally.items()))
                             for stage, tally in report.counts().items())
         console.print(f"{len(report.competitions)} competitions — {summary}", highlight=False)

@@ -83,7 +83,7 @@ class CompetitionFolders:
         for path in candidates:
             if not (path / COMPETITION_FILE).exists():
                 self.problems.append(Problem(stage="ingest", path=self._shown(path),
-                                             message=f"no {COMPETITION_FILE}; add one or move the folder out of {self._shown(self.root)}"))
+                                             message=f"no {COMPETITION_FILE}; add one, or move the folder out of the competitions folder"))
                 continue
             folders.append(self._read_yaml(path))
         self._by_slug: dict[str, list[_Folder]] = defaultdict(list)

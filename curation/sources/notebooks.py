@@ -21,7 +21,7 @@ _SHELL_OR_MAGIC = re.compile(r"^\s*(!|%{1,2}[A-Za-z])")
 _BASE64_BLOB = re.compile(r"(?:data:[\w/+.-]+;base64,)?[A-Za-z0-9+/]{200,}={0,2}")
 # Token estimate without a tokenizer download: one token per punctuation mark, about four characters per word.
 _TOKEN_PIECES = re.compile(r"\w+|[^\w\s]")
-_PIECE = 400  # characters: lines longer than this are cut in pieces when the middle of a text goes
+_PIECE = 80  # characters: lines longer than this are cut in pieces when the middle of a text goes
 # Cell magics whose body is still Python worth reading; the body of any other (%%bash, %%html ...) is not.
 _PYTHON_CELL_MAGICS = re.compile(r"^\s*%%(time|timeit|capture|writefile)\b")
 
@@ -135,22 +135,26 @@ def cap_tokens(text: str, budget: int) -> tuple[str, int, str | None]:
     total = count_tokens(text)
     if total <= budget:
         return text, total, None
-    # Minified code can be one enormous line; pieces of it can still be kept.
-    lines = [line[i:i + _PIECE] for line in text.splitlines() for i in range(0, max(len(line), 1), _PIECE)]
-    costs = [count_tokens(line) for line in lines]
+    # Minified code can be one enormous line, so lines are measured in pieces; a piece that ends a line says so.
+    pieces = [(line[i:i + _PIECE], i + _PIECE >= len(line)) for line in text.splitlines()
+              for i in range(0, max(len(line), 1), _PIECE)]
+    costs = [count_tokens(piece) for piece, _ in pieces]
     half = budget // 2
     head_end, used = 0, 0
-    while head_end < len(lines) and used + costs[head_end] <= half:
+    while head_end < len(pieces) and used + costs[head_end] <= half:
         used += costs[head_end]
         head_end += 1
-    tail_start, tail_used = len(lines), 0
+    tail_start, tail_used = len(pieces), 0
     while tail_start > head_end and tail_used + costs[tail_start - 1] <= budget - half:
         tail_start -= 1
         tail_used += costs[tail_start]
     removed = total - used - tail_used
-    cut = f"{removed} tokens ({tail_start - head_end} lines) cut from the middle to fit the budget of {budget}"
+    lines_cut = sum(1 for _, ends in pieces[head_end:tail_start] if ends)
+    cut = f"{removed} tokens ({lines_cut} lines) cut from the middle to fit the budget of {budget}"
     marker = f"# [... {removed} tokens cut from the middle ...]"
-    kept = "\n".join(lines[:head_end] + [marker] + lines[tail_start:])
+    head = "".join(piece + ("\n" if ends else "") for piece, ends in pieces[:head_end])
+    tail = "".join(piece + ("\n" if ends else "") for piece, ends in pieces[tail_start:])
+    kept = head + ("\n" if head and not head.endswith("\n") else "") + marker + "\n" + tail.rstrip("\n")
     return kept, used + tail_used + count_tokens(marker), cut
 
 

@@ -39,10 +39,10 @@ class IngestReport:
 def ingested_status(item: IngestedCompetition) -> tuple[StageState, str]:
     """The status line of a competition that was read: done, or what a person still has to do."""
     competition, count = item.competition, len(item.notebooks)
-    skipped = sum(1 for problem in item.problems if "/notebooks" in problem.path.replace("\\", "/"))
+    problems = len(item.problems)
     notes = [f"{count} notebook{'s' if count != 1 else ''}"]
-    if skipped:
-        notes.append(f"{skipped} notebook problem{'s' if skipped != 1 else ''}")
+    if problems:
+        notes.append(f"{problems} problem{'s' if problems != 1 else ''} to look at")
     if competition.description:
         notes.append("description written by a person")
     if not competition.data_card:

@@ -1,0 +1,134 @@
+"""`curate ingest`, `curate status` and `curate init` as a curator runs them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from curation.cli import app
+from tests.sources.test_meta_kaggle import dump  # noqa: F401  (the small Meta Kaggle dump fixture)
+
+runner = CliRunner()
+SAMPLE_SLUGS = {
+    "digit-recognizer", "house-prices-advanced-regression-techniques", "nlp-getting-started",
+    "predict-who-is-more-influential-in-a-social-network", "santander-customer-transaction-prediction",
+    "spaceship-titanic", "titanic",
+}
+BROKEN = "data/sample/nlp-getting-started/notebooks/disaster-tweets-naive-bayes.ipynb: not valid notebook JSON"
+
+
+def test_ingest_then_status_on_the_sample(project):
+    result = runner.invoke(app, ["ingest"])
+    assert result.exit_code == 0, result.output
+    assert "7 competitions from data/sample: 7 added, 0 updated, 0 unchanged, 0 failed; 13 notebooks." in result.stdout
+    assert "2 problems:" in result.stderr
+    assert BROKEN in result.stderr
+
+    result = runner.invoke(app, ["status"])
+    assert result.exit_code == 0, result.output
+    for slug in SAMPLE_SLUGS:
+        assert slug in result.stdout
+    assert "7 competitions — ingest: 7 done" in result.stdout
+    assert "Problems (2)" in result.stdout
+    assert f"[ingest] {BROKEN}" in result.stdout
+    assert "decoded as cp1252" in result.stdout
+
+
+def test_status_json_is_for_scripts(project):
+    runner.invoke(app, ["ingest"])
+    result = runner.invoke(app, ["status", "--json", "--lang", "kk,be"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    rows = {row["competition"]: row for row in report["competitions"]}
+    assert set(rows) == SAMPLE_SLUGS
+    assert rows["titanic"]["notebooks"] == 3
+    assert rows["titanic"]["stages"]["ingest"] == {"status": "done", "detail": "3 notebooks"}
+    assert report["counts"]["ingest"] == {"done": 7}
+    assert [p["path"] for p in report["problems"]][0].endswith("disaster-tweets-naive-bayes.ipynb")
+
+
+def test_a_second_ingest_reports_everything_unchanged(project):
+    runner.invoke(app, ["ingest"])
+    result = runner.invoke(app, ["ingest"])
+    assert "7 competitions from data/sample: 0 added, 0 updated, 7 unchanged, 0 failed; 13 notebooks." in result.stdout
+
+
+def test_top_limits_notebooks_per_competition(project):
+    runner.invoke(app, ["ingest", "--top", "1"])
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    assert {row["notebooks"] for row in report["competitions"]} == {0, 1}
+
+
+def test_a_bad_competition_shows_as_failed_with_its_reason_and_the_others_go_on(project):
+    yaml = project / "data" / "sample" / "titanic" / "competition.yaml"
+    yaml.write_text(yaml.read_text().replace("comp_type: Getting Started\n", ""))
+    result = runner.invoke(app, ["ingest"])
+    assert result.exit_code == 0
+    assert "6 added" in result.stdout
+    assert "failed: titanic: data/sample/titanic/competition.yaml: missing field 'comp_type'" in result.stderr
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    rows = {row["competition"]: row for row in report["competitions"]}
+    assert rows["titanic"]["stages"]["ingest"]["status"] == "failed"
+    assert rows["spaceship-titanic"]["stages"]["ingest"]["status"] == "done"
+    status = runner.invoke(app, ["status"]).stdout
+    assert "ingest: 6 done 1 failed" in status
+    assert "data/sample/titanic/competition.yaml: missing field 'comp_type'" in status
+
+
+def test_ingest_from_a_meta_kaggle_dump(project, dump):  # noqa: F811
+    result = runner.invoke(app, ["ingest", "--source", str(dump), "--top", "2"])
+    assert result.exit_code == 0, result.output
+    assert "2 competitions from" in result.stdout  # Getting Started is not among curate.toml's host segments
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    rows = {row["competition"]: row for row in report["competitions"]}
+    assert rows["house-prices"]["notebooks"] == 2
+    assert rows["house-prices"]["stages"]["ingest"]["detail"] == "2 notebooks; 1 problem to look at; no data card yet"
+
+
+def test_a_dump_with_a_missing_column_is_one_line_and_recorded(project, dump):  # noqa: F811
+    text = (dump / "KernelVersionCompetitionSources.csv").read_text().replace("SourceCompetitionId", "CompetitionId")
+    (dump / "KernelVersionCompetitionSources.csv").write_text(text)
+    result = runner.invoke(app, ["ingest", "--source", str(dump)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "KernelVersionCompetitionSources.csv: missing column 'SourceCompetitionId'; is it a Meta Kaggle KernelVersionCompetitionSources.csv?")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "missing column 'SourceCompetitionId'" in runner.invoke(app, ["status"]).stdout
+
+
+def test_a_source_that_does_not_exist_is_one_line(project):
+    result = runner.invoke(app, ["ingest", "--source", "nowhere"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: nowhere: no such folder; pass --source or set paths.competitions in curate.toml"
+
+
+def test_status_before_any_ingest_says_what_to_do(project):
+    result = runner.invoke(app, ["status"])
+    assert result.exit_code == 0
+    assert "No competitions yet. Run curate ingest first." in result.stdout
+
+
+def test_init_scaffolds_a_project_and_refuses_to_overwrite(tmp_path):
+    target = tmp_path / "my-benchmark"
+    result = runner.invoke(app, ["init", str(target)])
+    assert result.exit_code == 0, result.output
+    assert (target / "curate.toml").exists()
+    assert (target / "data" / "competitions").is_dir() and (target / "annotations").is_dir()
+    assert 'competitions = "data/competitions"' in (target / "curate.toml").read_text()
+    repo = Path(__file__).resolve().parents[1]
+    for folder in ("prompts", "cards"):
+        if (repo / folder).is_dir():
+            assert sorted(p.name for p in (target / folder).iterdir()) == sorted(p.name for p in (repo / folder).iterdir())
+    # the new project works at once
+    shutil.copytree(repo / "data" / "sample" / "titanic", target / "data" / "competitions" / "titanic")
+    result = runner.invoke(app, ["ingest", "--config", str(target / "curate.toml")])
+    assert "1 competitions from" in result.stdout and "1 added" in result.stdout
+
+    (target / "curate.toml").write_text("# my edits\n")
+    result = runner.invoke(app, ["init", str(target)])
+    assert result.exit_code == 2
+    assert "curate.toml already exists; nothing was changed" in result.stderr
+    assert (target / "curate.toml").read_text() == "# my edits\n"

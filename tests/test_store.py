@@ -1,0 +1,80 @@
+"""The store's core tables: a process killed in the middle of writing leaves no half-written competition."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from curation.records import Competition, IngestedCompetition, Notebook
+from curation.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Rewrites 30 competitions over and over, each with 25 notebooks that carry the same version number as their
+# competition's name: after a kill, every competition must show one version in all its rows.
+WRITER = """
+import sys
+from curation.records import Competition, IngestedCompetition, Notebook
+from curation.store import Store
+
+store = Store(sys.argv[1])
+version = 0
+while True:
+    version += 1
+    slug = f"comp-{version % 30}"
+    item = IngestedCompetition(
+        competition=Competition(competition=slug, comp_name=f"version {version}", comp_type="Featured",
+                                data_type="tabular", metric="AUC"),
+        notebooks=[Notebook(competition=slug, name=f"nb-{n}", text=f"version {version} " + "x = 1\\n" * 200)
+                   for n in range(25)])
+    store.save_ingested(item)
+    if version == 40:
+        print("ready", flush=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.2, 0.5])
+def test_a_store_killed_mid_write_opens_consistent(tmp_path, delay):
+    path = tmp_path / "curation.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, env=env)
+    try:
+        assert writer.stdout.readline().strip() == b"ready"
+        time.sleep(delay)
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+    assert writer.returncode == -signal.SIGKILL
+
+    with Store(path) as store:
+        assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        competitions = store.competitions()
+        assert len(competitions) == 30
+        for competition in competitions:
+            notebooks = store.notebooks(competition.competition)
+            assert len(notebooks) == 25, competition.competition
+            versions = {nb.text.split(" x = ")[0] for nb in notebooks}
+            assert versions == {competition.comp_name}, competition.competition
+        # and the store still takes writes
+        item = IngestedCompetition(competition=Competition(competition="after-the-kill", comp_name="A", comp_type="Featured",
+                                                           data_type="tabular", metric="AUC"))
+        assert store.save_ingested(item) == "added"
+
+
+def test_status_of_one_stage_and_where_competitions_came_from(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        assert store.status("titanic", "ingest") is None
+        store.save_ingested(IngestedCompetition(competition=Competition(
+            competition="titanic", comp_name="Titanic", comp_type="Getting Started", data_type="tabular",
+            metric="Accuracy", source="/data/competitions/titanic"),
+            notebooks=[Notebook(competition="titanic", name="a.py", text="x = 1")]))
+        store.set_status("titanic", "ingest", "done", "1 notebook", "abc")
+        status = store.status("titanic", "ingest")
+        assert (status.status, status.detail, status.input_hash) == ("done", "1 notebook", "abc")
+        assert store.competition_sources() == {"titanic": "/data/competitions/titanic"}
