@@ -53,10 +53,16 @@ class HubTarget:
                            for relative in sorted(present - set(files) - HUB_FILES)]
             commit = api.create_commit(self.repo_id, operations=operations, commit_message=message,
                                        repo_type="dataset")
+        except HfHubHTTPError as error:
+            raise PublishError(f"{self.name}: the Hub refused the release ({_first_line(error)})") from None
+        try:
             api.create_tag(self.repo_id, tag=version.tag, tag_message=message, revision=commit.oid,
                            repo_type="dataset")
         except HfHubHTTPError as error:
-            raise PublishError(f"{self.name}: the Hub refused the release ({_first_line(error)})") from None
+            # A rerun commits nothing new (every file is unchanged) and only adds the tag.
+            raise PublishError(f"{self.name}: the release was committed ({commit.oid[:12]}) but the tag "
+                               f"{version.tag} was refused ({_first_line(error)}); run the same command again "
+                               "to tag it", target_changed=True) from None
         return commit.oid
 
 

@@ -12,7 +12,14 @@ _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 
 
 class PublishError(Exception):
-    """A release could not be written to its target; the message says where and what to do."""
+    """A release could not be written to its target; the message says where and what to do.
+
+    target_changed: the target already holds part of the release (e.g. a Hub commit without its tag).
+    """
+
+    def __init__(self, message: str, target_changed: bool = False):
+        super().__init__(message)
+        self.target_changed = target_changed
 
 
 class Target(Protocol):

@@ -85,8 +85,11 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
                                      previous_manifest=previous_manifest, load_path=target.load_path,
                                      on_hub=to.startswith("hf:"))
             commit = target.publish(folder, release_version, _commit_message(settings, release_version, offenders))
-        except (CardError, PublishError) as error:
+        except CardError as error:
             raise PublishRefused([str(error), f"nothing was published; {to} is unchanged"]) from None
+        except PublishError as error:
+            unchanged = [] if error.target_changed else [f"nothing was published; {to} is unchanged"]
+            raise PublishRefused([str(error), *unchanged]) from None
 
     release = Release(version=str(release_version), target=to, date=date, commit=commit,
                       counts=manifest["counts"], partial=bool(offenders))

@@ -1,7 +1,7 @@
 """A fake of the Hugging Face Hub's write API, served to huggingface_hub through an httpx2 transport.
 
 It keeps dataset repositories in memory (commits with their files, tags, visibility) and answers the endpoints
-HfApi uses to publish: repos/create, validate-yaml, refs, tree, preupload, commit and tag. Every file is
+HfApi uses to publish: repos/create, validate-yaml, refs, revision, tree, preupload, commit and tag. Every file is
 uploaded "regular" (inline base64), so no LFS or Xet storage is involved. Requests without a bearer token are
 refused, as the Hub does for writes.
 """
@@ -18,7 +18,7 @@ import httpx2
 import yaml
 from huggingface_hub.utils.sha import git_hash
 
-_REPO_PATH = re.compile(r"^/api/(?P<kind>models|datasets|spaces)/(?P<repo>[^/]+/[^/]+)/(?P<action>refs|tree|preupload|commit|tag)(?:/(?P<rest>.*))?$")
+_REPO_PATH = re.compile(r"^/api/(?P<kind>models|datasets|spaces)/(?P<repo>[^/]+/[^/]+)/(?P<action>refs|revision|tree|preupload|commit|tag)(?:/(?P<rest>.*))?$")
 
 
 @dataclass
@@ -82,6 +82,8 @@ class FakeHub:
             return refused
         if action == "refs":
             return self._refs(repo)
+        if action == "revision":
+            return self._revision(repo, match["rest"] or "main")
         if action == "tree":
             return self._tree(repo, (match["rest"] or "main").split("/", 1)[0])
         if action == "preupload":
@@ -122,6 +124,13 @@ class FakeHub:
             "converts": [],
             "tags": [{"name": name, "ref": f"refs/tags/{name}", "targetCommit": oid} for name, (oid, _) in repo.tags.items()],
         })
+
+    def _revision(self, repo: FakeRepo, revision: str) -> httpx2.Response:
+        commit = repo.head if revision == "main" else repo.commit(revision)
+        if commit is None:
+            return _error(404, f"Invalid rev id: {revision}", code="RevisionNotFound")
+        return httpx2.Response(200, json={"id": repo.repo_id, "sha": commit.oid, "private": repo.private,
+                                          "siblings": [{"rfilename": path} for path in sorted(commit.files)]})
 
     def _tree(self, repo: FakeRepo, revision: str) -> httpx2.Response:
         commit = repo.head if revision == "main" else repo.commit(revision)

@@ -40,17 +40,17 @@ def translated(language: str, slug: str, field: str, version: int = 1) -> str:
 
 
 def seed_store(store: Store, languages: list[str], slugs: list[str], *, version: int = 1, no_grading: tuple = (),
-               model: str = "openai:gpt-4o", prompt_hash: str = "a" * 64) -> None:
-    """Seed every competition fully merged in every target language, rubric score 2 each."""
+               unscored: tuple = (), model: str = "openai:gpt-4o", prompt_hash: str = "a" * 64) -> None:
+    """Seed every competition fully merged in every target language, rubric score 2 each (none for `unscored`)."""
     for slug in slugs:
         record = competition(slug, grading=slug not in no_grading)
         store.save_ingested(IngestedCompetition(competition=record))
         store.save_description(Description(competition=slug, text=f"English task for {slug}, v{version}.\n{NASTY}",
                                            provenance="machine", grade="D", rounds=1))
         store.save_domain(DomainTag(competition=slug, domain="finance", model="openai:gpt-4o-mini"))
-        store.save_rubric_final(slug, 2)
         description = store.description(slug)
-        for annotator in ("rev-1", "rev-2"):
+        for annotator in ("rev-1", "rev-2") if slug not in unscored else ():
+            store.save_rubric_final(slug, 2)
             store.add_rubric_score(RubricScore(competition=slug, annotator=annotator, score=2,
                                                description_hash=text_hash(description.text, "")))
         for language in languages:

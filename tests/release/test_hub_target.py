@@ -91,3 +91,21 @@ def test_without_a_token_the_hub_target_says_what_to_set(project: Path, settings
     assert "HF_TOKEN is not set" in result.output
     bad = curate("publish", "--version", "1.0.0", "--to", "hf:not a repo")
     assert bad.exit_code == 1 and "a Hub target is hf:ORG/NAME" in bad.output
+
+
+def test_a_refused_tag_is_added_by_running_the_command_again(project: Path, fake_hub):
+    settings = load_settings(project / "curate.toml")
+    with Store(settings.path("store")) as store:
+        seed_store(store, settings.project.languages, ["titanic"])
+
+    fake_hub.refuse("tag", 403)
+    first = curate("publish", "--version", "1.0.0", "--to", f"hf:{REPO}")
+    assert first.exit_code == 1
+    assert "was committed" in first.output and "run the same command again to tag it" in first.output
+    assert fake_hub.repos[REPO].tags == {}
+
+    again = curate("publish", "--version", "1.0.0", "--to", f"hf:{REPO}")
+    assert again.exit_code == 0, again.output
+    repo = fake_hub.repos[REPO]
+    assert len(fake_hub.commit_payloads) == 1  # nothing changed, so no second commit
+    assert repo.tags["v1.0.0"][0] == repo.head.oid
