@@ -590,6 +590,13 @@ class Store:
                 (verdict.language, verdict.item_id, verdict.annotator, verdict.translation_hash)).fetchone()
             if latest and self._same_answer(Verdict.model_validate_json(latest["record"]), verdict):
                 return False
+            # The very same pull replayed (e.g. `review import` run twice) is not a changed mind.
+            same_pull = db.execute(
+                "SELECT record FROM review_verdicts WHERE language = ? AND item_id = ? AND annotator = ? "
+                "AND translation_hash = ? AND pulled_at = ?",
+                (verdict.language, verdict.item_id, verdict.annotator, verdict.translation_hash, verdict.pulled_at))
+            if any(self._same_answer(Verdict.model_validate_json(row["record"]), verdict) for row in same_pull):
+                return False
             stamped = verdict.model_copy(update={"pulled_at": verdict.pulled_at or now()})
             db.execute(
                 "INSERT INTO review_verdicts (item_id, language, annotator, translation_hash, record, pulled_at) "
@@ -617,6 +624,12 @@ class Store:
                 previous = RubricScore.model_validate_json(latest["record"])
                 if (previous.score, previous.comment) == (score.score, score.comment):
                     return False
+            same_pull = db.execute(
+                "SELECT record FROM rubric_scores WHERE competition = ? AND annotator = ? AND description_hash = ? "
+                "AND pulled_at = ?", (score.competition, score.annotator, score.description_hash, score.pulled_at))
+            if any((RubricScore.model_validate_json(row["record"]).score, RubricScore.model_validate_json(row["record"]).comment)
+                   == (score.score, score.comment) for row in same_pull):
+                return False
             stamped = score.model_copy(update={"pulled_at": score.pulled_at or now()})
             db.execute(
                 "INSERT INTO rubric_scores (competition, annotator, description_hash, record, pulled_at) VALUES (?, ?, ?, ?, ?)",

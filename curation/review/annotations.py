@@ -65,33 +65,34 @@ class ImportReport:
 
 
 def import_annotations(store: Store, folder: Path) -> ImportReport:
-    """Read every annotations CSV under a folder (oldest first) into the store; rows already there add nothing."""
+    """Read every annotations CSV under a folder into the store, in pull order; rows already there add nothing."""
     report = ImportReport()
-    files = sorted(folder.rglob("*.csv"), key=lambda p: (p.name, str(p)))
+    files = sorted(folder.rglob("*.csv"))
     if not files:
         report.problems.append(f"{folder}: no annotation files (*.csv) found")
+    records: list[Verdict | RubricScore] = []
     for path in files:
         with path.open(newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
-            header = tuple(reader.fieldnames or ())
-            if set(VERDICT_COLUMNS) <= set(header):
-                kind, model = "verdicts", Verdict
-            elif set(RUBRIC_COLUMNS) <= set(header):
-                kind, model = "scores", RubricScore
-            else:
+            header = set(reader.fieldnames or ())
+            model = Verdict if set(VERDICT_COLUMNS) <= header else RubricScore if set(RUBRIC_COLUMNS) <= header else None
+            if model is None:
                 report.problems.append(f"{path}: not an annotations file (its header lacks the verdict or rubric columns)")
                 continue
             report.files += 1
             for number, row in enumerate(reader, start=2):
                 try:
-                    record = model(**{key: value for key, value in row.items() if key in model.model_fields})
+                    records.append(model(**{key: value for key, value in row.items() if key in model.model_fields}))
                 except ValidationError as error:
                     first = error.errors()[0]
                     report.problems.append(f"{path} line {number}: {'.'.join(map(str, first['loc']))}: {first['msg']}")
-                    continue
-                added = store.add_verdict(record) if kind == "verdicts" else store.add_rubric_score(record)
-                if added:
-                    setattr(report, kind, getattr(report, kind) + 1)
-                else:
-                    report.repeated += 1
+    # pulled_at orders answers across files, so an annotator's changed mind ends up as the latest answer again.
+    for record in sorted(records, key=lambda r: r.pulled_at):
+        if isinstance(record, Verdict):
+            added = store.add_verdict(record)
+            report.verdicts += added
+        else:
+            added = store.add_rubric_score(record)
+            report.scores += added
+        report.repeated += not added
     return report

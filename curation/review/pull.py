@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 from curation.checks.translation import check_translation
@@ -210,9 +211,12 @@ def _protected_names(store: Store, slug: str) -> tuple[str, ...]:
 
 def _store(store: Store, settings: Settings, language: str, collected: _Collected, report: PullReport) -> None:
     root = settings.path("annotations")
+    # Microseconds: `review import` replays answers in this order, and two pulls can fall in the same second.
+    pulled_at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     known = {(v.item_id, v.annotator, v.translation_hash): v for v in store.verdicts(language)}
     for annotator, verdicts in collected.verdicts.items():
-        new = [v for v in verdicts if not _repeats(known.get((v.item_id, v.annotator, v.translation_hash)), v)]
+        new = [v.model_copy(update={"pulled_at": pulled_at}) for v in verdicts
+               if not _repeats(known.get((v.item_id, v.annotator, v.translation_hash)), v)]
         report.repeated += len(verdicts) - len(new)
         if new:
             # The file first: it is the source of truth, and a store write that fails is redone by the next pull.
@@ -220,7 +224,8 @@ def _store(store: Store, settings: Settings, language: str, collected: _Collecte
             report.verdicts += sum(store.add_verdict(v) for v in new)
     scored = {(s.competition, s.annotator, s.description_hash): s for s in store.rubric_scores()}
     for annotator, scores in collected.scores.items():
-        new = [s for s in scores if (previous := scored.get((s.competition, s.annotator, s.description_hash))) is None
+        new = [s.model_copy(update={"pulled_at": pulled_at}) for s in scores
+               if (previous := scored.get((s.competition, s.annotator, s.description_hash))) is None
                or (previous.score, previous.comment) != (s.score, s.comment)]
         report.repeated += len(scores) - len(new)
         if new:

@@ -11,7 +11,7 @@ from curation.review.items import second_annotator_items, review_items
 from curation.review.layout import QUESTION, VERDICT_CHOICES
 from curation.review.push import push
 
-from tests.review.conftest import fill, seed_translation
+from tests.review.seeding import fill, seed_translation
 
 
 def _workbook(report, annotator: str) -> Path:
