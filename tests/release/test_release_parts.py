@@ -71,3 +71,14 @@ def test_open_redescribe_requests_and_unscored_descriptions_hold_a_competition_b
         "titanic/description: reviewers asked for a new description that is still open; run `curate describe`, "
         "then translate, review and merge",
     ]
+
+
+def test_status_shows_release_readiness_per_language(settings, store):
+    from curation.status import build_status
+
+    seed_store(store, settings.project.languages, ["titanic", "spaceship"])
+    store.add_request("retranslate", "titanic", "wrong term", field="domain", language="kk")
+    report = build_status(store, settings, settings.project.languages)
+    section = next(s for s in report.sections if s.title == "Release readiness")
+    assert ["kk", 1, 1] in section.rows and ["be", 2, 0] in section.rows and ["en", 2, 0] in section.rows
+    assert "1 problems block `curate publish`" in section.note and "no release yet" in section.note
