@@ -28,18 +28,23 @@ class ReleaseFigures:
     llm_calls: dict[str, dict[str, int]] = field(default_factory=dict)  # role -> model -> calls, from the call log
 
 
-def release_rows(inputs: ReleaseInputs, offenders: list[Offender]) -> tuple[dict[str, list[dict]], dict]:
-    """Rows per language with every offending (language, competition) left out, and what was left out."""
+def release_rows(inputs: ReleaseInputs, offenders: list[Offender]) -> tuple[dict[str, list[dict]], list[str]]:
+    """Rows per language with every offending (language, competition) left out, and the languages left empty.
+
+    A language without a single row gets no config at all: an empty parquet split cannot be loaded.
+    """
     held = held_back(offenders, inputs.languages)
     rows = {language: language_rows(inputs, language, held.get(language, {})) for language in inputs.languages}
-    return rows, held
+    return {code: found for code, found in rows.items() if found}, [code for code, found in rows.items() if not found]
 
 
-def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[dict]], offenders: list[Offender],
+def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[dict]], empty: list[str],
+                  offenders: list[Offender],
                   figures: ReleaseFigures, settings: Settings, version: Version, date: str,
                   previous_manifest: dict | None, load_path: str, on_hub: bool = False) -> dict:
     """Write the whole release into `folder` (which must not exist yet) and return its manifest."""
     folder.mkdir(parents=True)
+    languages = [code for code in inputs.languages if code in rows]
     published = {slug for language_rows_ in rows.values() for slug in (row["competition"] for row in language_rows_)}
     for language, language_rows_ in rows.items():
         write_parquet(language_rows_, folder / data_path(language))
@@ -60,7 +65,8 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "on_hub": on_hub,
         "total_competitions": len(published),
         "partial": bool(offenders),
-        "languages": [_language_entry(code, counts[code], figures.review.get(code)) for code in inputs.languages],
+        "languages": [_language_entry(code, counts[code], figures.review.get(code)) for code in languages],
+        "empty_languages": empty,
         "verdicts": VERDICTS,
         "rubric": figures.rubric,
         "models": figures.models,
@@ -71,7 +77,7 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "without_grading": without_grading,
         "grading_count": len(grading),
     }
-    write_card(render_card(settings, inputs.languages, context), folder)
+    write_card(render_card(settings, languages, context), folder)
 
     manifest = {
         "name": settings.project.name,
@@ -81,7 +87,8 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "date": date,
         "comp_id": "the competition's Kaggle slug",
         "languages": {code: {"rows": counts[code], "data_file": data_path(code), "harness_file": harness_path(code)}
-                      for code in inputs.languages},
+                      for code in languages},
+        "empty_languages": empty,
         "counts": counts,
         "competitions": sorted(published),
         "statistics": {code: stats.model_dump() for code, stats in sorted(figures.review.items())},

@@ -28,8 +28,12 @@ class LocalGitTarget:
 
     def _git(self, *args: str, env: dict | None = None, check: bool = True, cwd: Path | None = None) -> str:
         where = [] if cwd else ["-C", str(self.path)]
-        result = subprocess.run(["git", *where, *args], capture_output=True, text=True, cwd=cwd,
-                                env={**os.environ, **(env or {})})
+        try:
+            result = subprocess.run(["git", *where, *args], capture_output=True, text=True, cwd=cwd,
+                                    env={**os.environ, **(env or {})})
+        except FileNotFoundError:
+            raise PublishError(f"{self.path}: git is not installed; install git to publish to a folder, or "
+                               "publish to hf:ORG/NAME") from None
         if check and result.returncode != 0:
             detail = (result.stderr or result.stdout).strip().splitlines()
             raise PublishError(f"{self.path}: git {args[0]} failed: {detail[-1] if detail else 'no output'}")

@@ -67,7 +67,10 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
 
     previous = max((v for v in published if v < release_version), default=None)
     previous_manifest = _previous_manifest(store, target, previous)
-    rows, _ = release_rows(inputs, offenders)
+    rows, empty = release_rows(inputs, offenders)
+    if not rows:
+        raise PublishRefused([offender.line() for offender in offenders] + [
+            "refused: every row is held back by the problems above; there is nothing to publish"])
     published_slugs = {language: {row["competition"] for row in language_rows} for language, language_rows in rows.items()}
     models, prompts = models_and_prompts(store, published_slugs, inputs.source_language)
     figures = ReleaseFigures(
@@ -80,7 +83,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     with tempfile.TemporaryDirectory(prefix="curation-release-") as scratch:
         folder = Path(scratch) / "release"
         try:
-            manifest = build_release(folder, inputs=inputs, rows=rows, offenders=offenders, figures=figures,
+            manifest = build_release(folder, inputs=inputs, rows=rows, empty=empty, offenders=offenders, figures=figures,
                                      settings=settings, version=release_version, date=date,
                                      previous_manifest=previous_manifest, load_path=target.load_path,
                                      on_hub=to.startswith("hf:"))

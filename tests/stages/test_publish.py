@@ -183,6 +183,8 @@ def test_gates_refuse_and_list_each_offender(project: Path, settings, store: Sto
 def test_allow_partial_publishes_the_rest_and_says_what_is_missing(project: Path, settings, store: Store,
                                                                    tmp_path: Path):
     _break_gates(store, settings)
+    for slug in ("titanic", "spaceship"):  # Polish ends up with no publishable row at all
+        store.add_request("retranslate", slug, "too literal", field="description", language="pl")
     result = curate("publish", "--version", "1.0.0", "--to", DIST, "--allow-partial")
     assert result.exit_code == 0, result.output
     assert "held back: ja/spaceship/description: no final text yet" in result.output
@@ -191,10 +193,16 @@ def test_allow_partial_publishes_the_rest_and_says_what_is_missing(project: Path
     assert manifest["partial"] is True
     assert {(m["language"], m["competition"], m["field"]) for m in manifest["missing"]} == {
         ("be", "titanic", "data_card"), ("kk", "titanic", "domain"), ("*", "house-prices", "description"),
-        ("ja", "spaceship", "description"), ("ja", "spaceship", "data_card"), ("ja", "spaceship", "domain")}
+        ("ja", "spaceship", "description"), ("ja", "spaceship", "data_card"), ("ja", "spaceship", "domain"),
+        ("pl", "titanic", "description"), ("pl", "spaceship", "description")}
     assert manifest["counts"]["be"] == 1 and manifest["counts"]["ja"] == 1 and manifest["counts"]["fr"] == 2
-    card = DatasetCard.load(release / "README.md").text
+    assert manifest["empty_languages"] == ["pl"] and "pl" not in manifest["counts"]
+    assert not (release / "pl").exists() and not (release / "tasks" / "Polish.csv").exists()
+    card = DatasetCard.load(release / "README.md")
+    assert "pl" not in [config["config_name"] for config in card.data.to_dict()["configs"]]
+    card = card.text
     assert "Partial release" in card and "## Not in this release" in card
+    assert "none of their rows passed the publish gates: pl." in card
     assert "- house-prices/description: rubric score 0 is below publish.min_rubric_score 1" in card
     loaded = load_release(str(release), ["be", "ja", "fr"], tmp_path / "hf-cache")
     assert [row["competition"] for row in loaded["be"]["rows"]] == ["spaceship"]
