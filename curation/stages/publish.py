@@ -56,6 +56,12 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     if release_version in published:
         raise PublishRefused([f"{to}: version {release_version} is already published (tag {release_version.tag}); "
                               "releases are never overwritten, publish a new version"])
+    recorded = {release.version: release for release in store.releases(to)}
+    if str(release_version) in recorded:
+        # The target lost the tag (a deleted folder, a removed tag), but the version has been out there.
+        raise PublishRefused([f"{to}: version {release_version} was published there on "
+                              f"{recorded[str(release_version)].date} (commit {recorded[str(release_version)].commit[:12]}); "
+                              "releases are never overwritten, publish a new version"])
 
     inputs = ReleaseInputs.from_store(store, settings)
     if not inputs.competitions:

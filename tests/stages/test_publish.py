@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -152,6 +153,9 @@ def test_an_existing_version_is_refused(project: Path, settings, store: Store):
     assert again.exit_code == 1
     assert "version 1.0.0 is already published (tag v1.0.0)" in again.output
     assert git(project / DIST, "rev-list", "--count", "HEAD") == "1"
+    shutil.rmtree(project / DIST)  # the folder is gone, but the version has been out there
+    recreated = curate("publish", "--version", "1.0.0", "--to", DIST)
+    assert recreated.exit_code == 1 and "version 1.0.0 was published there on" in recreated.output
     bad = curate("publish", "--version", "1.0", "--to", DIST)
     assert bad.exit_code == 1 and "not semantic" in bad.output
 
