@@ -16,6 +16,7 @@ from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.openai_chat import classify
 from curation.llm.reply import Reply, Transient
+from curation.llm.schemas import json_schema
 
 
 class AnthropicMessages:
@@ -38,7 +39,7 @@ class AnthropicMessages:
         tool = tool_name(schema) if schema is not None else None
         if schema is not None:
             request["tools"] = [{"name": tool, "description": f"Record the answer as {schema.__name__}.",
-                                 "input_schema": schema.model_json_schema()}]
+                                 "input_schema": json_schema(schema)}]
             request["tool_choice"] = {"type": "tool", "name": tool}
         try:
             message = await self.client.messages.create(**request)

@@ -16,6 +16,7 @@ from curation.llm.errors import BudgetExceeded, LLMCallFailed, MissingKey, Missi
 from curation.llm.limits import ProviderLimits
 from curation.llm.pricing import cost_usd, estimate_input_tokens
 from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient
+from curation.llm.schemas import json_schema
 from curation.records import LLMCall
 from curation.store import Store
 
@@ -53,6 +54,7 @@ class LLM:
         self._providers: dict[str, Provider] = {}
         self._limits: dict[str, ProviderLimits] = {}
         self._json_mode: set[str] = set()  # providers that rejected json_schema this run
+        self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
 
     async def __aenter__(self) -> "LLM":
         return self
@@ -74,11 +76,15 @@ class LLM:
         was sent; stop starting work) or MissingKey / MissingPrice (setup; stop the run)."""
         name, provider_settings, model = self.settings.provider_for(role)
         params = {"temperature": self.settings.llm.temperature, "max_output_tokens": self.settings.llm.max_output_tokens}
-        schema_json = schema.model_json_schema() if schema is not None else None
+        schema_json = json_schema(schema) if schema is not None else None
         request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params,
                                     "schema": schema_json, "prompt": prompt_hash})
         call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
 
+        # The same request already on its way (two items asking the very same thing): wait for it, then take
+        # its answer from the cache rather than paying twice.
+        while (underway := self._underway.get(request_hash)) is not None:
+            await underway.wait()
         hit = self._from_cache(call, schema)
         if hit is not None:
             return hit
@@ -86,11 +92,14 @@ class LLM:
         price = self.settings.prices.get(f"{name}:{model}")
         input_tokens = estimate_input_tokens(messages, schema_json)
         worst_case = self._reserve_budget(name, model, price, input_tokens)
+        self._underway[request_hash] = finished = asyncio.Event()
         try:
             provider = self._provider(name, provider_settings)
             return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens)
         finally:
             self._in_flight_usd -= worst_case
+            del self._underway[request_hash]
+            finished.set()
 
     # -- cache ------------------------------------------------------------------------------------
 

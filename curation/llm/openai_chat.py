@@ -6,12 +6,12 @@ import json
 from typing import Literal
 
 import openai
-from openai.lib._pydantic import to_strict_json_schema  # the schema the SDK's own .parse() sends
 from pydantic import BaseModel
 
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, retry_after_seconds
+from curation.llm.schemas import json_schema, strict_json_schema
 
 Mode = Literal["json_schema", "json_mode"] | None
 
@@ -33,7 +33,7 @@ class OpenAIChat:
                          self.max_tokens_field: max_tokens}
         if schema is not None and mode == "json_schema":
             request["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": schema.__name__, "schema": to_strict_json_schema(schema), "strict": True}}
+                "name": schema.__name__, "schema": strict_json_schema(schema), "strict": True}}
         elif schema is not None:
             request["messages"] = with_json_instruction(messages, schema)
             request["response_format"] = {"type": "json_object"}
@@ -82,7 +82,7 @@ def classify(status: int, message: str, headers: object, schema_requested: bool)
 def with_json_instruction(messages: list[dict], schema: type[BaseModel]) -> list[dict]:
     """JSON mode only promises JSON, not its shape: tell the model the schema in the system message."""
     instruction = ("Reply with a single JSON object and nothing else. It must validate against this JSON schema:\n"
-                   + json.dumps(schema.model_json_schema(), ensure_ascii=False))
+                   + json.dumps(json_schema(schema), ensure_ascii=False))
     if messages and messages[0].get("role") == "system":
         first = dict(messages[0], content=f"{messages[0]['content']}\n\n{instruction}")
         return [first, *messages[1:]]

@@ -27,7 +27,7 @@ Scripted responses are used first, in order; then the responder; the default res
 messages and the schema asked for) before it is answered; `answered` counts those that got a full answer.
 
 Run it standalone (for scripts/bench_llm_client.py): `python -m tests.fakes.llm_server --latency 0.05`
-prints its URL and serves "ok" answers until killed.
+prints its URL and serves "ok" (or `--answer TEXT`) until killed.
 """
 
 from __future__ import annotations
@@ -392,8 +392,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Serve fake OpenAI/Anthropic answers until killed.")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
+    parser.add_argument("--answer", default="ok", help="the answer text, e.g. a JSON object for structured calls")
     args = parser.parse_args()
     server = FakeLLMServer(latency=args.latency, port=args.port)
+    server.respond_with(lambda request: args.answer)
     print(server.url, flush=True)
     server._http.serve_forever(poll_interval=0.05)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
@@ -42,6 +44,17 @@ async def test_a_rerun_sends_zero_requests_and_costs_nothing(llm_server, llm_set
     rows = store.llm_calls("tag")
     assert [r.cached for r in rows] == [False] * 3 + [True] * 3
     assert [r.saved_usd for r in rows[3:]] == [r.cost_usd for r in rows[:3]]
+
+
+async def test_identical_requests_at_the_same_time_are_sent_once(llm_server, llm_settings, store):
+    llm_server.latency = 0.1
+    llm_server.respond_with(lambda request: {"domain": "finance"})
+    async with LLM(llm_settings, store, stage="tag") as llm:
+        answers = await asyncio.gather(*(llm.ask(role="tag", messages=messages("titanic"), schema=Domain, item=f"copy-{n}")
+                                         for n in range(4)))
+    assert llm_server.count() == 1
+    assert sorted(a.cached for a in answers) == [False, True, True, True]
+    assert {a.parsed.domain for a in answers} == {"finance"}
 
 
 async def test_the_cache_survives_reopening_the_store(llm_server, llm_settings, settings):
