@@ -501,3 +501,59 @@ def report(config: ConfigOption = None) -> None:
     with open_store(settings) as store:
         path = write_report(store, settings)
     _say(f"report written to {path}")
+
+
+# -- translate: `curate translate` ---------------------------------------------------------------------
+
+
+@app.command()
+def translate(
+    lang: Annotated[str, typer.Option("--lang", help="'all' (every target in curate.toml, the default) or ISO codes, e.g. be,kk.")] = "all",
+    competition: CompetitionOption = None,
+    force: ForceOption = False,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Translate descriptions, data cards and domains into the target languages, with automatic checks."""
+    import asyncio
+
+    from curation.llm import LLM, LLMConfigError
+    from curation.prompts import PromptError
+    from curation.stages.translate import translate_languages
+
+    settings = settings_from(config)
+    source = settings.project.source_language
+    languages = languages_from(lang, settings)
+    for code in languages:
+        if code not in settings.project.languages:
+            raise fail(f"{code} is not under [project] languages in curate.toml; add it there to translate into it")
+    if source in languages:
+        errors.print(f"{source} is the source language: nothing to translate", markup=False, highlight=False)
+        languages = [code for code in languages if code != source]
+    with open_store(settings) as store:
+        _known_competition(store, competition)
+
+        async def run():
+            async with LLM(settings, store, max_cost=max_cost, stage="translate") as llm:
+                return await translate_languages(store, settings, llm, languages, only=competition, force=force)
+
+        try:
+            runs = asyncio.run(run())
+        except (LLMConfigError, PromptError) as error:
+            raise fail(str(error)) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
+        complete = True
+        for stage, summary in runs:
+            for number, line in enumerate(summary.lines()):
+                (console if number == 0 else errors).print(line, markup=False, highlight=False, soft_wrap=True)
+            flagged = [t for t in store.translations(language=stage.language, competition=competition) if t.flagged]
+            if flagged:
+                _complain(f"  {len(flagged)} flagged for the annotator (checks still failing): "
+                          + ", ".join(f"{t.competition}/{t.field}" for t in flagged)
+                          + f"; see `curate status --lang {stage.language}`")
+            complete = complete and summary.complete
+        for line in runs[0][0].waiting if runs else []:
+            _complain(f"waiting: {line}")
+    if not complete:
+        raise typer.Exit(1)

@@ -1,0 +1,282 @@
+"""The translate stage: each competition's description, data card and domain into one target language.
+
+Per item (competition × field × language): mask the protected spans, ask the `translate` model, restore the
+spans, run the five automatic checks, and on a failure ask again with the failures named, up to
+`translate.max_attempts`. What still fails is stored flagged, with its check results, for the annotator.
+
+Translation memory: the messages never hold the competition's slug, so the same English text into the same
+language with the same prompt and model is one request — the LLM cache answers repeats across runs, and
+within a run identical items share one translation (the domain "finance" of five competitions is one call).
+
+Staleness: an item is pending when it has no translation, when its input hash (source text, prompt, model,
+reviewer feedback) differs from the stored one, or when review asked for a retranslation. Names protected from
+translation (column names of the grading block and the data card) are not part of the hash, so a changed
+data card re-translates only the data card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from curation.checks.masking import mask_identifiers, restore_identifiers
+from curation.checks.translation import check_translation
+from curation.config import Settings
+from curation.fingerprint import fingerprint
+from curation.languages import parse_language
+from curation.llm import LLM
+from curation.prompts import Prompt, load_prompt
+from curation.records import FIELDS, CheckResult, Competition, Translation
+from curation.stages.runner import RunSummary, run_stage
+from curation.store import Store
+from curation.status import Section, StatusContext, register_section
+
+ROLE = "translate"
+STAGE_PREFIX = "translate:"
+
+KINDS = {
+    "description": "task description",
+    "data_card": "data card (a description of the dataset's files and columns)",
+    "domain": "domain tag (the application field a task comes from)",
+}
+
+
+def stage_name(language: str) -> str:
+    """The stage_status name of the translate stage for a language: "translate:kk"."""
+    return f"{STAGE_PREFIX}{language}"
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def source_texts(store: Store, competition: Competition) -> dict[str, str | None]:
+    """The English texts to translate per field; None where the stage that writes it has not run yet."""
+    description = store.description(competition.competition)
+    domain = store.domain(competition.competition)
+    return {
+        "description": description.text if description else None,
+        "data_card": competition.data_card,
+        "domain": domain.domain if domain else None,
+    }
+
+
+_IDENTIFIER = re.compile(r"`([^`\n]+)`")
+
+
+def protected_names(competition: Competition) -> tuple[str, ...]:
+    """Names kept verbatim in this competition's texts: the grading block's columns and the data card's code names."""
+    grading = competition.grading or {}
+    names = {str(value) for key, value in grading.items() if key.endswith(("_col", "_column")) and value}
+    # Backticked in the data card, a column is a name wherever it appears (`Age` -> "Age" in the description);
+    # snake_case and CamelCase names are protected by the masking rules anyway. Multi-word code stays as it is.
+    names |= set(_IDENTIFIER.findall(competition.data_card))
+    return tuple(sorted(name for name in names if name and " " not in name))
+
+
+@dataclass(frozen=True)
+class TranslateItem:
+    competition: str
+    field: str
+    language: str
+    source_text: str
+    names: tuple[str, ...]
+    input_hash: str
+    feedback: str | None  # from the open retranslate request, or the stored translation's still-valid one
+    requested: bool  # an open retranslate request is answered by this item
+    previous: Translation | None
+    expected: tuple[str, ...]  # the fields this competition has texts for in this language
+
+    @property
+    def key(self) -> str:
+        return f"{self.competition}/{self.field}/{self.language}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the model's attempts produced for one request, shared by every item that made the same request."""
+
+    text: str
+    checks: list[CheckResult]
+    attempts: int
+
+
+@dataclass
+class TranslateResult:
+    item: TranslateItem
+    translation: Translation
+
+
+def _clean_answer(text: str) -> str:
+    # Models sometimes echo the delimiters of the prompt or fence the whole answer; neither is part of it.
+    text = text.strip()
+    if text.startswith("<<<") and text.endswith(">>>"):
+        text = text[3:-3].strip()
+    fenced = re.fullmatch(r"```[\w-]*\n(.*)\n```", text, re.DOTALL)
+    return fenced.group(1).strip() if fenced else text
+
+
+@dataclass
+class TranslateStage:
+    """`curate translate` for one target language: all competitions or one, `force` to redo finished items."""
+
+    settings: Settings
+    language: str
+    only: str | None = None
+    force: bool = False
+    waiting: list[str] = field(default_factory=list)  # "slug/field: why" for texts not written yet
+    prompt: Prompt = field(init=False)
+    name: str = field(init=False)
+    _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.language = parse_language(self.language).code
+        self.name = stage_name(self.language)
+        self.prompt = load_prompt(self.settings, "translate")
+
+    def input_hash(self, source_text: str, feedback: str | None) -> str:
+        """Source text, prompt, model and reviewer feedback: what changes a translation."""
+        return fingerprint({"source": text_hash(source_text), "prompt": self.prompt.hash,
+                            "model": self.settings.models.translate, "feedback": feedback or ""})
+
+    def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
+        """Fields with no translation, a stale one, or an open retranslate request; missing sources wait."""
+        self.waiting = []
+        requests: dict[tuple[str, str], list[str]] = {}
+        for request in store.open_requests("retranslate", language=self.language):
+            requests.setdefault((request["competition"], request["field"]), []).append(request["feedback"])
+        items = []
+        for competition in store.competitions():
+            slug = competition.competition
+            if self.only and slug != self.only:
+                continue
+            texts = source_texts(store, competition)
+            for name, why in (("description", "run `curate describe`"), ("domain", "run `curate tag`")):
+                if texts[name] is None:
+                    self.waiting.append(f"{slug}/{name}: no English text yet ({why})")
+            expected = tuple(name for name in FIELDS if texts[name])
+            names = protected_names(competition)
+            for name in expected:
+                source = texts[name]
+                stored = store.translation(slug, name, self.language)
+                asked = requests.get((slug, name))
+                if asked:
+                    feedback = "\n".join(dict.fromkeys(text for text in asked if text)) or None
+                else:
+                    # A reviewer's feedback stays part of the input while the English text it was about stays.
+                    same_source = stored is not None and stored.source_hash == text_hash(source)
+                    feedback = stored.feedback if same_source else None
+                digest = self.input_hash(source, feedback)
+                if stored is not None and stored.input_hash == digest and not asked and not self.force:
+                    continue
+                items.append(TranslateItem(
+                    competition=slug, field=name, language=self.language, source_text=source,
+                    # Domain tags are plain phrases: no names, so one tag is one request across competitions.
+                    names=() if name == "domain" else names, input_hash=digest, feedback=feedback,
+                    requested=bool(asked), previous=stored, expected=expected))
+        return items
+
+    async def run_one(self, item: TranslateItem, llm: LLM) -> TranslateResult:
+        """Translate one field; identical requests in this run wait for the first one instead of asking again."""
+        masked = mask_identifiers(item.source_text, item.names)
+        key = fingerprint([masked.text, masked.spans, item.names, item.feedback or ""])
+        if key not in self._shared:
+            self._shared[key] = asyncio.ensure_future(self._translate(item, llm))
+        outcome: Outcome = await asyncio.shield(self._shared[key])
+        previous = item.previous
+        retranslated = item.requested or (item.feedback is not None)
+        translation = Translation(
+            competition=item.competition, field=item.field, language=item.language, source_text=item.source_text,
+            source_hash=text_hash(item.source_text), text=outcome.text, model=self.settings.models.translate,
+            prompt_hash=self.prompt.hash, attempts=outcome.attempts, checks=outcome.checks,
+            flagged=any(not check.passed for check in outcome.checks),
+            provenance="retranslated" if retranslated else "machine", feedback=item.feedback,
+            round=(previous.round + 1 if item.requested and previous else previous.round if previous else 1),
+            input_hash=item.input_hash)
+        return TranslateResult(item=item, translation=translation)
+
+    async def _translate(self, item: TranslateItem, llm: LLM) -> Outcome:
+        language = parse_language(item.language)
+        masked = mask_identifiers(item.source_text, item.names)
+        failures: list[str] = []
+        previous = ""
+        attempts = self.settings.translate.max_attempts
+        for attempt in range(1, attempts + 1):
+            messages = self.prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
+                                          text=masked.text, failures=failures, previous=previous,
+                                          feedback=item.feedback or "", attempt=attempt, attempts=attempts)
+            answer = await llm.ask(role=ROLE, messages=messages, item=item.key, prompt_hash=self.prompt.hash)
+            answered = _clean_answer(answer.text)
+            text = restore_identifiers(answered, masked.spans)
+            checks = check_translation(item.source_text, text, item.language, self.settings, item.names)
+            failed = [check for check in checks if not check.passed]
+            if not failed or attempt == attempts:
+                return Outcome(text=text, checks=checks, attempts=attempt)
+            failures = [f"{check.name}: {check.detail}" for check in failed]
+            previous = answered
+        raise AssertionError("unreachable: the last attempt returns")
+
+    def record(self, store: Store, result: TranslateResult) -> None:
+        """The translation, the answered request and the competition's status for this language, in one transaction."""
+        item, translation = result.item, result.translation
+        with store.transaction():
+            store.save_translation(translation)
+            if item.requested:
+                store.resolve_requests("retranslate", item.competition, item.field, item.language)
+            self._set_status(store, item)
+
+    def _set_status(self, store: Store, item: TranslateItem) -> None:
+        translations = {t.field: t for t in store.translations(language=item.language, competition=item.competition)}
+        missing = [name for name in item.expected if name not in translations]
+        flagged = [t for name, t in translations.items() if name in item.expected and t.flagged]
+        if flagged:
+            detail = "; ".join(f"{t.field}: {', '.join(check.name for check in t.failed_checks)} failed after "
+                               f"{t.attempts} attempts" for t in flagged)
+            store.set_status(item.competition, self.name, "needs_human", detail)
+        elif missing:
+            store.set_status(item.competition, self.name, "pending", f"not translated yet: {', '.join(missing)}")
+        else:
+            store.set_status(item.competition, self.name, "done", f"{len(item.expected)} fields")
+
+
+async def translate_languages(store: Store, settings: Settings, llm: LLM, languages: list[str],
+                              only: str | None = None, force: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
+    """Run the stage for each language in turn with one LLM client (one budget, one cache)."""
+    runs = []
+    for language in languages:
+        stage = TranslateStage(settings, language, only=only, force=force)
+        summary = await run_stage(stage, store, settings, llm)
+        runs.append((stage, summary))
+        if summary.stopped:
+            break
+    return runs
+
+
+# -- `curate status --lang X`: how translations fare in the automatic checks ----------------------------
+
+
+@register_section
+def _translation_checks(context: StatusContext) -> Section | None:
+    from curation.checks.translation import CHECKS
+
+    source = context.settings.project.source_language
+    rows = []
+    for language in context.languages:
+        if language == source:
+            continue
+        translations = context.store.translations(language=language)
+        requests = context.store.open_requests("retranslate", language=language)
+        if not translations and not requests:
+            continue
+        row: list[object] = [language, len(translations), sum(t.flagged for t in translations), len(requests)]
+        for check in CHECKS:
+            results = [c.passed for t in translations for c in t.checks if c.name == check]
+            row.append(f"{sum(results) / len(results):.0%}" if results else "-")
+        rows.append(row)
+    if not rows:
+        return None
+    return Section("Translation checks (pass rate of the stored translations)",
+                   ["language", "translated", "flagged", "retranslate requests", *CHECKS], rows,
+                   note="flagged: a check still failed after translate.max_attempts; the review sheet marks the row.")
