@@ -156,11 +156,6 @@ def ingest(
                 raise typer.Exit(2) from None
             report = run_ingest(reader, store, source=root, source_problems=reader.problems,
                                 on_item=lambda slug: progress.advance(task))
-            # Problems a reader finds only at the end of its pass (e.g. assumed data types) are recorded too.
-            late = [problem for problem in reader.problems if problem not in report.problems]
-            if late:
-                report.problems.extend(late)
-                store.replace_problems(STAGE, report.problems)
     console.print(f"{report.seen} competitions from {shown_path(root)}: {len(report.added)} added, {len(report.updated)} updated, "
                   f"{len(report.unchanged)} unchanged, {len(report.failed)} failed; {report.notebooks} notebooks.", highlight=False, soft_wrap=True)
     if getattr(reader, "without_notebooks", 0):

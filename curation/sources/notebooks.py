@@ -101,7 +101,7 @@ def notebook_code(text: str, keep_markdown: bool) -> str:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise NotebookError(f"not valid notebook JSON ({error.msg.lower()} at line {error.lineno}, column {error.colno}); re-download or remove it") from None
+        raise NotebookError(f"not valid notebook JSON ({error.msg.lower()}: line {error.lineno}, column {error.colno}); re-download or remove it") from None
     if not isinstance(document, dict) or not ("cells" in document or "worksheets" in document):
         raise NotebookError("JSON but not a Jupyter notebook (no cells or worksheets); remove it or save it as .ipynb")
     parts: list[str] = []

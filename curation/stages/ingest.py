@@ -67,8 +67,11 @@ def _record_problems(store: Store, problems: list[Problem]) -> None:
 
 def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | None = None,
                source_problems: Iterable[Problem] = (), on_item: Callable[[str], None] | None = None) -> IngestReport:
-    """Store every competition a reader yields; `source` (the folder read) lets competitions that left it be reported."""
-    report = IngestReport(problems=list(source_problems))
+    """Store every competition a reader yields; `source` (the folder read) lets competitions that left it be reported.
+
+    `source_problems` is read after the last item, so a reader may keep adding to it while it is iterated.
+    """
+    report = IngestReport()
     seen: set[str] = set()
     for item in items:
         if isinstance(item, RejectedCompetition):
@@ -96,5 +99,6 @@ def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | N
             if slug not in seen and where and str(Path(where).resolve()).startswith(root):
                 report.gone.append(slug)
                 _set_status(store, slug, "failed", f"no longer in {source}; restore it, or ignore this line (the record is kept)")
+    report.problems = list(source_problems) + report.problems
     _record_problems(store, report.problems)
     return report

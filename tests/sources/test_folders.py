@@ -74,7 +74,7 @@ def test_the_sample_reads_as_seven_competitions_with_their_problems():
     nlp = items["nlp-getting-started"]
     assert [nb.name for nb in nlp.notebooks] == ["disaster-tweets-distilbert.py", "disaster-tweets-tfidf-logreg.ipynb"]
     assert lines(nlp) == ["nlp-getting-started/notebooks/disaster-tweets-naive-bayes.ipynb: not valid notebook JSON "
-                          "(unterminated string starting at at line 12, column 5); re-download or remove it"]
+                          "(unterminated string starting at: line 12, column 5); re-download or remove it"]
     assert "decoded as cp1252" in lines(items["santander-customer-transaction-prediction"])[0]
     assert {items[slug].competition.data_type for slug in ("digit-recognizer", "nlp-getting-started")} == {"image", "text"}
 
@@ -106,7 +106,7 @@ def test_a_broken_top_notebook_gives_way_to_the_next(tmp_path):
          listing="file,votes,medal\nbroken.ipynb,100,gold\ngood.py,50,\nalso.py,10,\n")
     item = read(tmp_path, top=2)["comp"]
     assert [nb.name for nb in item.notebooks] == ["good.py", "also.py"]
-    assert lines(item) == ["comp/notebooks/broken.ipynb: not valid notebook JSON (expecting value at line 1, column 12); "
+    assert lines(item) == ["comp/notebooks/broken.ipynb: not valid notebook JSON (expecting value: line 1, column 12); "
                            "re-download or remove it"]
 
 

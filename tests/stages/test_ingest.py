@@ -5,10 +5,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from curation.config import Settings
+from curation.config import IngestSettings, MetaKaggleSettings, Settings
 from curation.sources.folders import CompetitionFolders
+from curation.sources.meta_kaggle import MetaKaggleDump
 from curation.stages.ingest import IngestReport, run_ingest
 from curation.store import Store
+from tests.sources.test_meta_kaggle import SEGMENTS, dump  # noqa: F401  (the small Meta Kaggle dump fixture)
 
 SAMPLE_SLUGS = [
     "digit-recognizer", "house-prices-advanced-regression-techniques", "nlp-getting-started",
@@ -118,3 +120,24 @@ def test_progress_is_reported_once_per_competition(settings, store):
     reader = CompetitionFolders(settings.path("competitions"), settings.ingest)
     run_ingest(reader, store, on_item=seen.append)
     assert sorted(seen) == SAMPLE_SLUGS
+
+
+def ingest_dump(dump: Path, store: Store) -> IngestReport:
+    reader = MetaKaggleDump(dump, IngestSettings(meta_kaggle=MetaKaggleSettings(host_segments=SEGMENTS)))
+    return run_ingest(reader, store, source=dump, source_problems=reader.problems)
+
+
+def test_a_meta_kaggle_dump_reingests_idempotently_and_updates_only_what_changed(dump, store):  # noqa: F811
+    first = ingest_dump(dump, store)
+    assert sorted(first.added) == ["digit-recognizer", "house-prices", "titanic"]
+    assert any("taken as tabular" in p.message for p in store.problems("ingest"))
+    before = snapshot(store)
+    assert sorted(ingest_dump(dump, store).unchanged) == ["digit-recognizer", "house-prices", "titanic"]
+    assert snapshot(store) == before
+    # One more vote for a titanic notebook changes that competition only.
+    kernels = (dump / "Kernels.csv").read_text().replace("titanic-bronze,3,,,,5", "titanic-bronze,3,,,,6")
+    (dump / "Kernels.csv").write_text(kernels)
+    report = ingest_dump(dump, store)
+    assert report.updated == ["titanic"]
+    assert sorted(report.unchanged) == ["digit-recognizer", "house-prices"]
+    assert [nb.votes for nb in store.notebooks("titanic")] == [50, 40, 6]
