@@ -69,7 +69,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     offenders = find_offenders(inputs, settings)
     if offenders and not allow_partial:
         raise PublishRefused([offender.line() for offender in offenders] + [
-            f"refused: {len(offenders)} problems above; fix them, or publish what is ready with --allow-partial"])
+            f"refused: {_problems(offenders)} above; fix them, or publish what is ready with --allow-partial"])
 
     previous = max((v for v in published if v < release_version), default=None)
     previous_manifest = _previous_manifest(store, target, previous)
@@ -120,4 +120,8 @@ def _previous_manifest(store: Store, target: Target, previous: Version | None) -
 
 def _commit_message(settings: Settings, version: Version, offenders: list[Offender]) -> str:
     title = f"{settings.project.pretty_name} {version.tag}"
-    return title + (f" (partial: {len(offenders)} problems held back)" if offenders else "")
+    return title + (f" (partial: {_problems(offenders)} held back)" if offenders else "")
+
+
+def _problems(offenders: list[Offender]) -> str:
+    return f"{len(offenders)} problem" + ("" if len(offenders) == 1 else "s")

@@ -21,5 +21,5 @@ def _release_readiness(context: StatusContext) -> Section | None:
     note = (f"latest release: v{latest[-1].version} ({latest[-1].date}) to {latest[-1].target}" if latest
             else "no release yet")
     if offenders:
-        note += f"; {len(offenders)} problems block `curate publish` (it lists them)"
+        note += f"; {len(offenders)} problem{'' if len(offenders) == 1 else 's'} block `curate publish` (it lists them)"
     return Section("Release readiness", ["language", "ready", "held back"], rows=rows, note=note)

@@ -81,4 +81,4 @@ def test_status_shows_release_readiness_per_language(settings, store):
     report = build_status(store, settings, settings.project.languages)
     section = next(s for s in report.sections if s.title == "Release readiness")
     assert ["kk", 1, 1] in section.rows and ["be", 2, 0] in section.rows and ["en", 2, 0] in section.rows
-    assert "1 problems block `curate publish`" in section.note and "no release yet" in section.note
+    assert "1 problem block `curate publish`" in section.note and "no release yet" in section.note
