@@ -521,7 +521,8 @@ def translate(
     languages = languages_from(lang, settings)
     for code in languages:
         if code not in settings.project.languages:
-            raise fail(f"{code} is not under [project] languages in curate.toml; add it there to translate into it")
+            # fail() prints with markup on: escape the brackets of the section name
+            raise fail(f"{code} is not under \\[project] languages in curate.toml; add it there to translate into it")
     if source in languages:
         errors.print(f"{source} is the source language: nothing to translate", markup=False, highlight=False)
         languages = [code for code in languages if code != source]

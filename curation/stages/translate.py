@@ -21,7 +21,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from curation.checks.masking import mask_identifiers, restore_identifiers
+from curation.checks.masking import mask_identifiers, placeholder, restore_identifiers
 from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.fingerprint import fingerprint
@@ -116,6 +116,16 @@ def _clean_answer(text: str) -> str:
         text = text[3:-3].strip()
     fenced = re.fullmatch(r"```[\w-]*\n(.*)\n```", text, re.DOTALL)
     return fenced.group(1).strip() if fenced else text
+
+
+def _in_placeholders(detail: str, spans: tuple[str, ...]) -> str:
+    """A check's detail as the model knows the spans: "'`Age`' appears 0 times" -> "⟦7⟧ ('`Age`') appears 0 times"."""
+    numbers: dict[str, list[str]] = {}
+    for number, span in enumerate(spans, start=1):
+        numbers.setdefault(span, []).append(placeholder(number))
+    for span, marks in sorted(numbers.items(), key=lambda kv: -len(kv[0])):
+        detail = detail.replace(repr(span), f"{'/'.join(marks)} ({span!r})")
+    return detail
 
 
 @dataclass
@@ -214,7 +224,7 @@ class TranslateStage:
             failed = [check for check in checks if not check.passed]
             if not failed or attempt == attempts:
                 return Outcome(text=text, checks=checks, attempts=attempt)
-            failures = [f"{check.name}: {check.detail}" for check in failed]
+            failures = [f"{check.name}: {_in_placeholders(check.detail, masked.spans)}" for check in failed]
             previous = answered
         raise AssertionError("unreachable: the last attempt returns")
 

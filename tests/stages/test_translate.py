@@ -142,14 +142,14 @@ async def test_a_dropped_placeholder_is_retried(store, llm_settings, llm_server)
     dropped = lambda good, source: good.replace(", ⟦5⟧", "")  # `Pclass`
     translation, retry = await retried_once(store, llm_settings, llm_server, "be", "titanic_data_card", dropped)
     assert translation.text == TRANSLATIONS["be"]["titanic_data_card"] and translation.attempts == 2
-    assert "- placeholders: '`Pclass`' appears 0 times, the source has 1" in retry
+    assert "- placeholders: ⟦5⟧ ('`Pclass`') appears 0 times, the source has 1" in retry
 
 
 async def test_a_duplicated_placeholder_is_retried(store, llm_settings, llm_server):
     doubled = lambda good, source: good.replace("⟦2⟧", "⟦2⟧ ⟦2⟧", 1)
     translation, retry = await retried_once(store, llm_settings, llm_server, "kk", "house_description", doubled)
     assert translation.text == TRANSLATIONS["kk"]["house_description"] and translation.attempts == 2
-    assert "- placeholders: '`SalePrice`' appears 2 times, the source has 1" in retry
+    assert "- placeholders: ⟦2⟧ ('`SalePrice`') appears 2 times, the source has 1" in retry
 
 
 async def test_a_translation_cut_in_half_is_retried(store, llm_settings, llm_server):
@@ -324,3 +324,16 @@ def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
     assert row[:4] == ["kk", 3 * len(slugs), flagged, 0] and all(cell.endswith("%") for cell in row[4:])
     again = runner.invoke(app, ["translate", "--lang", "kk"])
     assert "translate:kk: 0 done, 0 failed, 0 not started; 0 LLM calls" in again.output
+
+
+def test_bad_language_options_and_a_missing_key_are_one_line(project):
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest"]).exit_code == 0
+
+    unknown = runner.invoke(app, ["translate", "--lang", "xx"])
+    assert unknown.exit_code == 2 and "unknown language code 'xx'" in unknown.output
+    unconfigured = runner.invoke(app, ["translate", "--lang", "uk"])
+    assert unconfigured.exit_code == 2 and "uk is not under [project] languages in curate.toml" in unconfigured.output
+    keyless = runner.invoke(app, ["translate", "--lang", "be"])
+    assert keyless.exit_code == 2 and "OPENAI_API_KEY" in keyless.output
+    assert "Traceback" not in unknown.output + unconfigured.output + keyless.output
