@@ -14,7 +14,7 @@ from pathlib import Path
 
 from curation.checks.translation import check_translation
 from curation.config import Settings
-from curation.records import PushedRow, RubricScore, Verdict
+from curation.records import FIELDS, PushedRow, RubricScore, Verdict
 from curation.review import annotations
 from curation.review.items import parse_item_id
 from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB
@@ -82,6 +82,8 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
         if tab == INSTRUCTIONS_TAB:
             continue
         kind, _, tab_annotator = tab.partition(" - ")
+        if kind not in (*FIELDS, RUBRIC_TAB):
+            continue  # a tab of the curator's own (notes, the spreadsheet's first empty tab): not ours to read
         annotator = tab_annotator or content.meta.get("Annotator", "")
         if not annotator:
             report.problems.append(f"{name}: cannot tell whose answers tab '{tab}' holds: the Instructions tab lost its "

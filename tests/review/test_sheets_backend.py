@@ -1,0 +1,141 @@
+"""The Google Sheets backend: real gspread against a fake Sheets v4 / Drive v3 API on its requests session."""
+
+from __future__ import annotations
+
+import gspread
+import pytest
+
+from curation.records import VERDICTS
+from curation.review.layout import QUESTION
+from curation.review.pull import pull
+from curation.review.push import push
+from curation.review.sheet import ReviewError
+from curation.review.sheets_backend import SheetsBackend
+
+from tests.fakes.sheets_api import FakeServiceAccount, FakeSheetsAPI
+from tests.review.seeding import seed_translation, with_review
+
+AIGERIM, DANA = "aigerim@example.org", "dana@example.org"
+
+
+@pytest.fixture
+def api() -> FakeSheetsAPI:
+    fake = FakeSheetsAPI()
+    fake.create_spreadsheet("sheet-kk", "ml2b review kk")
+    return fake
+
+
+@pytest.fixture
+def sheets_settings(settings):
+    return with_review(settings, backend="sheets", annotators={"kk": [AIGERIM, DANA]}, spreadsheets={"kk": "sheet-kk"},
+                       max_retry_seconds=5)
+
+
+def backend_on(api: FakeSheetsAPI, settings) -> SheetsBackend:
+    credentials = FakeServiceAccount()
+    client = gspread.Client(auth=credentials, session=api.session(credentials))
+    return SheetsBackend(client, settings, service_account=credentials.service_account_email, first_wait=0.001)
+
+
+def test_push_creates_tabs_writes_raw_sets_validation_protection_and_shares(seeded, sheets_settings, api):
+    seed_translation(seeded, "titanic", "domain", "kk", "=IMPORTXML(\"http://x\")")
+    report = push(seeded, sheets_settings, "kk", backend_on(api, sheets_settings))
+
+    assert [(s.annotator, s.added) for s in report.sheets] == [(AIGERIM, 6), (DANA, 2)]
+    sheet = api.spreadsheets["sheet-kk"]
+    titles = [tab.title for tab in sheet.tabs]
+    assert titles == ["Sheet1", "Instructions", f"description - {AIGERIM}", f"data_card - {AIGERIM}",
+                      f"domain - {AIGERIM}", f"description - {DANA}", f"data_card - {DANA}", f"domain - {DANA}"]
+    description = sheet.tab(f"description - {AIGERIM}")
+    rows = description.rows()
+    assert rows[0][:3] == ["Item id", "Translation", "English original"]
+    assert [row[0] for row in rows[1:]] == ["spaceship-titanic/description/kk", "titanic/description/kk"]
+    assert rows[1][3] == QUESTION and description.frozen_rows == 1
+    # every value went in RAW: a formula-looking translation is stored as the text it is
+    assert {option for tab in sheet.tabs for option in tab.input_options} == {"RAW"}
+    domain = sheet.tab(f"domain - {AIGERIM}").rows()
+    assert next(row for row in domain if row[0] == "titanic/domain/kk")[1] == "=IMPORTXML(\"http://x\")"
+    # the dropdown: exactly the four answers, strict, on the answer column (E)
+    [validation] = description.validations
+    assert [v["userEnteredValue"] for v in validation["rule"]["condition"]["values"]] == list(VERDICTS)
+    assert validation["rule"]["strict"] and validation["range"]["startColumnIndex"] == 4
+    assert description.formats[0]["cell"]["userEnteredFormat"]["wrapStrategy"] == "WRAP"
+    # the tab is protected except the answer, own version and comment columns
+    [protected] = [p for p in sheet.protected if p["range"]["sheetId"] == description.sheet_id]
+    assert [r["startColumnIndex"] for r in protected["unprotectedRanges"]] == [4, 5, 6]
+    assert not protected["warningOnly"]
+    assert {p["emailAddress"]: p["role"] for p in sheet.permissions} == {AIGERIM: "writer", DANA: "writer"}
+    # batched: one values write per annotator, not one per row
+    assert sum(1 for call in api.calls if call[1].endswith("values:batchUpdate")) == 2
+
+
+def test_annotators_answers_are_pulled_back_and_bad_rows_named(seeded, sheets_settings, api):
+    backend = backend_on(api, sheets_settings)
+    push(seeded, sheets_settings, "kk", backend)
+    tab = f"description - {AIGERIM}"
+    api.type_into("sheet-kk", tab, 2, 5, "Yes and yes")
+    api.type_into("sheet-kk", tab, 3, 5, "NO and YES")
+    api.type_into("sheet-kk", tab, 3, 6, "Жолаушылардың қайсысы апаттан аман қалғанын `Survived` бағаны бойынша "
+                                         "train.csv деректерінен болжаңыз.")
+    api.type_into("sheet-kk", f"domain - {AIGERIM}", 2, 5, "perhaps")
+
+    report = pull(seeded, sheets_settings, "kk", backend)
+
+    assert report.verdicts == 2
+    [problem] = report.problems
+    assert problem.startswith(f"sheet-kk tab 'domain - {AIGERIM}' row 2") and "'perhaps'" in problem
+    assert {(v.item_id, v.verdict, v.annotator) for v in seeded.verdicts("kk")} == {
+        ("spaceship-titanic/description/kk", "YES and YES", AIGERIM), ("titanic/description/kk", "NO and YES", AIGERIM)}
+    assert pull(seeded, sheets_settings, "kk", backend).verdicts == 0
+
+
+def test_re_push_keeps_filled_rows_and_writes_nothing_when_nothing_changed(seeded, sheets_settings, api):
+    backend = backend_on(api, sheets_settings)
+    push(seeded, sheets_settings, "kk", backend)
+    tab = f"description - {AIGERIM}"
+    api.type_into("sheet-kk", tab, 3, 5, "YES and NO")
+    writes = len(api.calls)
+    push(seeded, sheets_settings, "kk", backend)
+    assert [call for call in api.calls[writes:] if call[0] == "POST"] == []
+
+    seed_translation(seeded, "titanic", "description", "kk", "Жаңа аударма", provenance="retranslated", round=2)
+    push(seeded, sheets_settings, "kk", backend, annotator=AIGERIM)
+    rows = api.spreadsheets["sheet-kk"].tab(tab).rows()
+    assert rows[2][0] == "titanic/description/kk" and rows[2][4] == "YES and NO"
+    assert rows[3][:2] == ["titanic/description/kk #2", "Жаңа аударма"]
+
+
+def test_rate_limits_are_retried_then_succeed(seeded, sheets_settings, api):
+    api.throttle = 3
+    report = push(seeded, sheets_settings, "kk", backend_on(api, sheets_settings))
+    assert api.throttled == 3
+    assert sum(sheet.added for sheet in report.sheets) == 8
+    assert len(api.spreadsheets["sheet-kk"].tab(f"data_card - {AIGERIM}").rows()) == 3
+
+
+def test_rate_limits_beyond_the_bound_stop_with_one_line(seeded, sheets_settings, api):
+    bounded = with_review(sheets_settings, max_retry_seconds=0.05)
+    api.throttle = 10_000
+    with pytest.raises(ReviewError, match=r"still answers 429 .* run the command again"):
+        push(seeded, bounded, "kk", backend_on(api, bounded))
+
+
+def test_a_spreadsheet_not_shared_with_the_service_account(seeded, sheets_settings, api):
+    wrong = with_review(sheets_settings, spreadsheets={"kk": "not-shared"})
+    with pytest.raises(ReviewError, match=r"shared with curation-bot@example-project"):
+        push(seeded, wrong, "kk", backend_on(api, wrong))
+
+
+def test_a_shared_drive_folder_gets_one_spreadsheet_per_language(seeded, sheets_settings, api):
+    in_folder = with_review(sheets_settings, spreadsheets={}, drive_folder="folder-1")
+    push(seeded, in_folder, "kk", backend_on(api, in_folder))
+    [created] = [s for s in api.spreadsheets.values() if s.parents == ["folder-1"]]
+    assert created.title == "ml2b review kk"
+    push(seeded, in_folder, "kk", backend_on(api, in_folder))  # found again, not created twice
+    assert len([s for s in api.spreadsheets.values() if s.parents == ["folder-1"]]) == 1
+
+
+def test_no_spreadsheet_configured_says_what_to_set(seeded, sheets_settings, api):
+    bare = with_review(sheets_settings, spreadsheets={})
+    with pytest.raises(ReviewError, match=r'\[review.spreadsheets\] kk = "<spreadsheet id>"'):
+        push(seeded, bare, "kk", backend_on(api, bare))
