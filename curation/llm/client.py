@@ -179,10 +179,13 @@ class LLM:
             self.failures += 1
             return LLMCallFailed(call.item, call.role, reason)
 
+        # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
+        # The reservation is corrected with the real usage once the answer is in.
+        expected_tokens = input_tokens + self.settings.llm.max_output_tokens // 8
         while True:
             attempts += 1
             try:
-                async with limits.slot(input_tokens + self.settings.llm.max_output_tokens // 8) as reservation:
+                async with limits.slot(expected_tokens) as reservation:
                     reply = await provider.send(call.model, conversation, schema, mode,
                                                 self.settings.llm.temperature, self.settings.llm.max_output_tokens)
                     reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)

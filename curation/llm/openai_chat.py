@@ -60,7 +60,8 @@ class OpenAIChat:
         return Reply(
             text=message.content or "",
             usage=Usage(usage.prompt_tokens, usage.completion_tokens, cached) if usage else Usage(),
-            refusal=message.refusal or (message.content if choice.finish_reason == "content_filter" else None),
+            refusal=message.refusal or (message.content or "the provider's content filter stopped the answer"
+                                        if choice.finish_reason == "content_filter" else None),
             truncated=choice.finish_reason == "length",
         )
 

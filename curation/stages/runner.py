@@ -18,6 +18,15 @@ from curation.store import Store
 DEFAULT_CONCURRENCY = 32
 
 
+class ItemFailed(Exception):
+    """Raised by a stage's run_one for a problem of that item alone (bad input, checks that never pass): the
+    runner records it as the item's failure and goes on with the others."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 @runtime_checkable
 class WorkItem(Protocol):
     """One unit of a stage's work: `key` names it in messages and logs (e.g. "titanic" or "titanic/description/kk"),
@@ -100,7 +109,7 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                 return
             try:
                 result = await stage.run_one(item, llm)
-            except LLMCallFailed as error:
+            except (LLMCallFailed, ItemFailed) as error:
                 record_failure(item, error.reason)
                 continue
             except BudgetExceeded as error:

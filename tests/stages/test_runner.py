@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from curation.cli import MaxCostOption, open_store, run_llm_stage
 from curation.llm import LLM
-from curation.stages.runner import run_stage
+from curation.stages.runner import ItemFailed, run_stage
 from curation.store import Store
 from tests.fakes.llm_server import answer, hang, pointed_at, refusal
 from tests.llm.example_stage import DomainStage
@@ -68,6 +68,20 @@ async def test_a_failing_item_is_recorded_and_the_others_go_on(llm_server, llm_s
     [status] = [s for s in store.statuses() if s.competition == "bad-one"]
     assert status.status == "failed" and status.detail == "bad-one: the model refused: I cannot classify that."
     assert set(done(store)) == {"titanic", "house-prices"}
+
+
+async def test_a_stage_can_fail_one_item_for_its_own_reasons(llm_server, llm_settings, store):
+    class Picky(DomainStage):
+        async def run_one(self, item, llm):
+            tagged = await super().run_one(item, llm)
+            if item.key == "house-prices":
+                raise ItemFailed("the domain is not in the vocabulary; add it to [tag] vocabulary")
+            return tagged
+
+    llm_server.respond_with(by_competition)
+    summary = await run(Picky(["titanic", "house-prices"]), store, llm_settings)
+    assert summary.done == 1
+    assert summary.failed == [("house-prices", "the domain is not in the vocabulary; add it to [tag] vocabulary")]
 
 
 async def test_the_budget_stops_starting_items_and_the_next_run_finishes_the_rest(llm_server, llm_settings, store):
