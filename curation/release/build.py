@@ -41,7 +41,8 @@ def release_rows(inputs: ReleaseInputs, offenders: list[Offender]) -> tuple[dict
 def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[dict]], empty: list[str],
                   offenders: list[Offender],
                   figures: ReleaseFigures, settings: Settings, version: Version, date: str,
-                  previous_manifest: dict | None, load_path: str, on_hub: bool = False) -> dict:
+                  previous_manifest: dict | None, previous_version: Version | None, load_path: str,
+                  on_hub: bool = False) -> dict:
     """Write the whole release into `folder` (which must not exist yet) and return its manifest."""
     folder.mkdir(parents=True)
     languages = [code for code in inputs.languages if code in rows]
@@ -53,7 +54,7 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
     write_grading_config(grading, folder / "competitions.json")
 
     content = content_hashes(rows)
-    changes = diff_releases(previous_manifest, content)
+    changes = diff_releases(previous_manifest, content, str(previous_version) if previous_version else None)
     counts = {language: len(language_rows_) for language, language_rows_ in rows.items()}
     missing = [offender.as_dict() for offender in offenders]
     context = {

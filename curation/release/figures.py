@@ -5,20 +5,17 @@ from __future__ import annotations
 from collections import Counter
 
 from curation.records import ReviewStats
+from curation.review.statistics import review_statistics, rubric_statistics
 from curation.store import Store
 
 
 def review_figures(store: Store, languages: list[str]) -> dict[str, ReviewStats]:
     """Review statistics for each translated language, as the review stage computes them."""
-    from curation.review.statistics import review_statistics
-
     return {language: review_statistics(store, language) for language in languages}
 
 
 def rubric_figures(store: Store, rubric: dict[str, int], published: set[str], annotators: int) -> dict:
     """How the published English descriptions were scored (0 unusable, 1 needs revision, 2 good), and agreement."""
-    from curation.review.statistics import rubric_statistics
-
     scores = Counter(rubric[slug] for slug in published if slug in rubric)
     agreement = rubric_statistics(store, annotators)
     return {"scores": {str(score): scores.get(score, 0) for score in (0, 1, 2)},

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
+from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, get_session, hf_hub_url
 from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+from huggingface_hub.utils import build_hf_headers
+
+from curation.release.manifest import MANIFEST
 
 from curation.release.targets import PublishError
 from curation.release.version import Version, versions_from_tags
@@ -38,8 +42,16 @@ class HubTarget:
         return versions_from_tags([tag.name for tag in refs.tags])
 
     def read_manifest(self, version: Version) -> dict | None:
-        # The store keeps every manifest it published; the Hub copy is not fetched again.
-        return None
+        # Only asked when this store has no record of the version (e.g. publishing from another machine).
+        api = self._api()
+        url = hf_hub_url(self.repo_id, MANIFEST, repo_type="dataset", revision=version.tag, endpoint=api.endpoint)
+        response = get_session().get(url, headers=build_hf_headers(token=self.token))
+        if response.status_code != 200:
+            return None
+        try:
+            return json.loads(response.content.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return None
 
     def publish(self, folder: Path, version: Version, message: str) -> str:
         api = self._api()

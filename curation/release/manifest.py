@@ -24,8 +24,15 @@ def content_hashes(rows_by_language: dict[str, list[dict]]) -> dict[str, dict[st
     }
 
 
-def diff_releases(previous: dict | None, content: dict[str, dict[str, dict[str, str]]]) -> dict:
-    """What changed since the previous manifest: competitions and languages added/removed, per language texts changed."""
+def diff_releases(previous: dict | None, content: dict[str, dict[str, dict[str, str]]],
+                  previous_version: str | None = None) -> dict:
+    """What changed since the previous manifest: competitions and languages added/removed, per language texts changed.
+
+    With a previous version whose manifest could not be read, the changes are marked unknown instead of guessed.
+    """
+    if previous is None and previous_version:
+        return {"previous_version": previous_version, "unknown": True, "competitions_added": [],
+                "competitions_removed": [], "languages_added": [], "languages_removed": [], "languages": {}}
     before = (previous or {}).get("content", {})
     slugs_now = {slug for rows in content.values() for slug in rows}
     slugs_before = {slug for rows in before.values() for slug in rows}

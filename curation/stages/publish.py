@@ -91,7 +91,8 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         try:
             manifest = build_release(folder, inputs=inputs, rows=rows, empty=empty, offenders=offenders, figures=figures,
                                      settings=settings, version=release_version, date=date,
-                                     previous_manifest=previous_manifest, load_path=target.load_path,
+                                     previous_manifest=previous_manifest, previous_version=previous,
+                                     load_path=target.load_path,
                                      on_hub=to.startswith("hf:"))
             commit = target.publish(folder, release_version, _commit_message(settings, release_version, offenders))
         except CardError as error:

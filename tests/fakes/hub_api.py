@@ -1,7 +1,8 @@
 """A fake of the Hugging Face Hub's write API, served to huggingface_hub through an httpx2 transport.
 
 It keeps dataset repositories in memory (commits with their files, tags, visibility) and answers the endpoints
-HfApi uses to publish: repos/create, validate-yaml, refs, revision, tree, preupload, commit and tag. Every file is
+HfApi uses to publish (repos/create, validate-yaml, refs, revision, tree, preupload, commit, tag) and
+resolve, to read a published file back. Every file is
 uploaded "regular" (inline base64), so no LFS or Xet storage is involved. Requests without a bearer token are
 refused, as the Hub does for writes.
 """
@@ -19,6 +20,8 @@ import yaml
 from huggingface_hub.utils.sha import git_hash
 
 _REPO_PATH = re.compile(r"^/api/(?P<kind>models|datasets|spaces)/(?P<repo>[^/]+/[^/]+)/(?P<action>refs|revision|tree|preupload|commit|tag)(?:/(?P<rest>.*))?$")
+
+_RESOLVE_PATH = re.compile(r"^/datasets/(?P<repo>[^/]+/[^/]+)/resolve/(?P<revision>[^/]+)/(?P<file>.+)$")
 
 
 @dataclass
@@ -70,6 +73,9 @@ class FakeHub:
             return self._refused("create") or self._create(json.loads(request.content))
         if path == "/api/validate-yaml" and request.method == "POST":
             return self._validate_yaml(json.loads(request.content))
+        resolve = _RESOLVE_PATH.match(path)
+        if resolve and request.method in ("GET", "HEAD"):
+            return self._resolve(resolve["repo"], resolve["revision"], resolve["file"])
         match = _REPO_PATH.match(path)
         if not match:
             return _error(404, f"fake hub: no route for {request.method} {path}")
@@ -124,6 +130,19 @@ class FakeHub:
             "converts": [],
             "tags": [{"name": name, "ref": f"refs/tags/{name}", "targetCommit": oid} for name, (oid, _) in repo.tags.items()],
         })
+
+    def _resolve(self, repo_id: str, revision: str, path: str) -> httpx2.Response:
+        repo = self.repos.get(repo_id)
+        if repo is None:
+            return _error(404, "Repository not found", code="RepoNotFound")
+        oid = repo.tags[revision][0] if revision in repo.tags else revision
+        commit = repo.head if revision == "main" else repo.commit(oid)
+        if commit is None:
+            return _error(404, f"Invalid rev id: {revision}", code="RevisionNotFound")
+        if path not in commit.files:
+            return _error(404, f"{path} not found", code="EntryNotFound")
+        data = commit.files[path]
+        return httpx2.Response(200, content=data, headers={"X-Repo-Commit": commit.oid, "ETag": f'"{git_hash(data)}"'})
 
     def _revision(self, repo: FakeRepo, revision: str) -> httpx2.Response:
         commit = repo.head if revision == "main" else repo.commit(revision)

@@ -109,3 +109,23 @@ def test_a_refused_tag_is_added_by_running_the_command_again(project: Path, fake
     repo = fake_hub.repos[REPO]
     assert len(fake_hub.commit_payloads) == 1  # nothing changed, so no second commit
     assert repo.tags["v1.0.0"][0] == repo.head.oid
+
+
+def test_a_fresh_store_diffs_against_the_manifest_on_the_hub(project: Path, fake_hub):
+    settings = load_settings(project / "curate.toml")
+    with Store(settings.path("store")) as store:
+        seed_store(store, settings.project.languages, ["titanic"])
+    assert curate("publish", "--version", "1.0.0", "--to", f"hf:{REPO}").exit_code == 0
+
+    # Another machine: a new store with the next round's texts and no record of v1.0.0.
+    config = project / "curate.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('store = "data/curation.sqlite"',
+                                                                 'store = "data/elsewhere.sqlite"'), encoding="utf-8")
+    settings = load_settings(config)
+    with Store(settings.path("store")) as store:
+        seed_store(store, settings.project.languages, ["titanic", "spaceship"], version=2)
+    second = curate("publish", "--version", "1.1.0", "--to", f"hf:{REPO}")
+    assert second.exit_code == 0, second.output
+    changes = json.loads(fake_hub.repos[REPO].head.files["manifest.json"])["changes"]
+    assert changes["previous_version"] == "1.0.0" and changes["competitions_added"] == ["spaceship"]
+    assert changes["languages"]["be"]["texts_changed"] == ["titanic/description", "titanic/data_card", "titanic/domain"]

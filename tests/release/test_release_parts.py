@@ -59,6 +59,8 @@ def test_diff_names_added_removed_and_changed_texts():
     assert changes["languages_added"] == ["kk"] and changes["languages_removed"] == ["tr"]
     assert changes["languages"] == {"be": {"rows_added": ["c"], "rows_removed": ["b"], "texts_changed": ["a/domain"]}}
     assert diff_releases(None, now)["competitions_added"] == ["a", "c"]
+    unknown = diff_releases(None, now, previous_version="1.0.0")
+    assert unknown["unknown"] is True and unknown["competitions_added"] == []
 
 
 def test_open_redescribe_requests_and_unscored_descriptions_hold_a_competition_back(settings, store):
