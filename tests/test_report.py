@@ -1,0 +1,70 @@
+"""`curate report`: markdown figures and PNG plots from stored verdicts."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.records import Verdict
+from curation.report import edit_rate
+from curation.review.items import review_items
+from curation.stages.merge import merge
+
+from tests.review.seeding import KK, seed_translation, seeded  # noqa: F401  (fixture)
+
+BE = {"description": "Прадкажыце, хто з пасажыраў выжыў, па слупку `Survived` у train.csv.",
+      "data_card": "У train.csv адзін радок на пасажыра са слупкамі PassengerId, Pclass і Survived.",
+      "domain": "навука пра даныя"}
+
+
+def _judge(store, language, answers):
+    for item, (annotator, verdict, fix) in zip(review_items(store, language), answers):
+        store.add_verdict(Verdict(item_id=item.item_id, competition=item.competition, field=item.field,
+                                  language=language, annotator=annotator, verdict=verdict,
+                                  own_version=fix(item.text) if callable(fix) else fix,
+                                  translation=item.text, translation_hash=item.translation_hash))
+
+
+def test_edit_rate_counts_changed_characters_per_machine_character():
+    assert edit_rate("abcd", "abXd") == 0.25
+    assert edit_rate("", "new") == 3.0
+
+
+def test_report_writes_figures_and_plots(seeded, settings):
+    for slug in ("titanic", "spaceship-titanic"):
+        for field, text in BE.items():
+            seed_translation(seeded, slug, field, "be", text)
+    _judge(seeded, "kk", [("a", "YES and YES", ""), ("a", "NO and YES", lambda text: text[:-1] + "!"),
+                          ("a", "YES and YES", ""), ("a", "NO and NO", ""), ("a", "YES and YES", "")])
+    _judge(seeded, "be", [("b", "YES and YES", "")] * 6)
+    _judge(seeded, "be", [("c", "YES and YES", ""), ("c", "NO and NO", "")])  # second annotator on two items
+    merge(seeded, settings, ["kk", "be"])
+
+    result = CliRunner().invoke(app, ["report"])
+    assert result.exit_code == 0, result.output
+
+    folder = settings.path("reports")
+    for png in ("verdicts_by_language.png", "verdicts_by_field.png", "fixes.png"):
+        assert (folder / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = (folder / "review.md").read_text(encoding="utf-8")
+    kk = next(line for line in text.splitlines() if line.startswith("| Kazakh (kk)"))
+    cells = [cell.strip() for cell in kk.strip("|").split("|")]
+    # judged 5; shares 60/20/0/20; 1 of 4 merged texts fixed; one character changed of the data card; 1 open + 1 unjudged
+    assert cells[1:6] == ["5", "60%", "20%", "0%", "20%"]
+    assert cells[6] == "25%"
+    assert cells[7] == f"{1 / len(KK['description']):.0%}"  # the fixed item is spaceship-titanic's description
+    assert cells[-1] == "2"
+    be = next(line for line in text.splitlines() if line.startswith("| Belarusian (be)"))
+    cells = [cell.strip() for cell in be.strip("|").split("|")]
+    assert cells[8:11] == ["2", "50%", "0.00"]
+    assert "| kk | description | 50% | 50% | 0% | 0% |" in text
+    assert "| kk | data_card | 50% | 0% | 0% | 50% |" in text
+    assert "retranslations requested and not done yet: 2" in text
+
+
+@pytest.mark.parametrize("language", ["kk"])
+def test_report_without_verdicts_says_what_to_do(settings, store, language):
+    result = CliRunner().invoke(app, ["report"])
+    assert result.exit_code == 0
+    assert "No verdicts pulled yet" in (settings.path("reports") / "review.md").read_text(encoding="utf-8")
