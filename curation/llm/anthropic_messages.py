@@ -1,7 +1,8 @@
 """The `anthropic` provider kind: the Messages API through the official SDK.
 
 Structured answers use a forced tool call whose input schema is the pydantic schema: it works with every Claude
-model, including those that predate the `output_config` JSON-schema format.
+model, including those that predate the `output_config` JSON-schema format. A provider configured with
+`structured_output = "json_schema"` uses that native format instead (newer models only).
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ class AnthropicMessages:
                          "messages": [m for m in messages if m["role"] != "system"]}
         if system:
             request["system"] = system
-        tool = tool_name(schema) if schema is not None else None
-        if schema is not None:
+        tool = tool_name(schema) if schema is not None and mode != "json_schema" else None
+        if schema is not None and mode == "json_schema":
+            request["output_config"] = {"format": {"type": "json_schema", "schema": anthropic.transform_schema(schema)}}
+        elif schema is not None:
             request["tools"] = [{"name": tool, "description": f"Record the answer as {schema.__name__}.",
                                  "input_schema": json_schema(schema)}]
             request["tool_choice"] = {"type": "tool", "name": tool}

@@ -157,7 +157,7 @@ class LLM:
         if schema is None:
             return None
         if settings.kind == "anthropic":
-            return "tool"
+            return "json_schema" if settings.structured_output == "json_schema" else "tool"
         if settings.structured_output == "auto":
             return "json_mode" if name in self._json_mode else "json_schema"
         return settings.structured_output
@@ -190,7 +190,7 @@ class LLM:
                                                 self.settings.llm.temperature, self.settings.llm.max_output_tokens)
                     reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
             except SchemaUnsupported as error:
-                if settings.structured_output != "auto" or mode != "json_schema":
+                if settings.structured_output != "auto" or mode != "json_schema" or settings.kind != "openai":
                     raise fail(error.reason) from None
                 mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead, remembered if it works
                 continue
@@ -208,7 +208,7 @@ class LLM:
                 continue
 
             usage = usage + reply.usage
-            if mode == "json_mode" and settings.structured_output == "auto":
+            if mode == "json_mode" and settings.structured_output == "auto":  # the fallback worked: keep it
                 self._json_mode.add(call.provider)
             if reply.refusal is not None:
                 raise fail(f"the model refused: {one_line(reply.refusal)}")

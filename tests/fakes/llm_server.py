@@ -137,6 +137,8 @@ class Request:
     def mode(self) -> str | None:
         """How a structured answer was asked for: json_schema, json_object, tool, or None for plain text."""
         if self.api == "anthropic":
+            if ((self.body.get("output_config") or {}).get("format") or {}).get("type") == "json_schema":
+                return "json_schema"
             return "tool" if self.body.get("tool_choice", {}).get("type") == "tool" else None
         return (self.body.get("response_format") or {}).get("type")
 
@@ -144,6 +146,8 @@ class Request:
     def schema(self) -> dict | None:
         """The JSON schema the request asked the answer to follow, if any."""
         if self.api == "anthropic":
+            if self.mode == "json_schema":
+                return self.body["output_config"]["format"]["schema"]
             tools = self.body.get("tools") or []
             return tools[0].get("input_schema") if tools else None
         response_format = self.body.get("response_format") or {}
@@ -317,7 +321,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             if response.kind == "status":
                 self._send(response.status, _error_body(request.api, response.status, response.message), response.headers)
                 return
-            if (request.mode == "json_schema" and server.reject_json_schema):
+            if request.mode == "json_schema" and request.api == "openai" and server.reject_json_schema:
                 # llama.cpp's words, more or less
                 self._send(400, _error_body("openai", 400, "response_format type json_schema is not supported"))
                 return

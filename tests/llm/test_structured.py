@@ -50,6 +50,18 @@ async def test_anthropic_structured_output_is_a_forced_tool_call(llm_server, llm
     assert request.body["max_tokens"] == llm_settings.llm.max_output_tokens
 
 
+async def test_anthropic_native_json_schema_when_configured(llm_server, settings, store):
+    native = pointed_at(settings, llm_server, structured_output="json_schema")
+    llm_server.respond_with(lambda request: {"grade": "A", "reasons": []})
+    async with LLM(native, store, stage="describe") as llm:
+        result = await llm.ask(role="refine", messages=MESSAGES, schema=Grade, item="titanic")
+
+    assert result.parsed.grade == "A"
+    [request] = llm_server.requests
+    assert request.mode == "json_schema" and "tools" not in request.body
+    assert set(request.schema["properties"]) == {"grade", "reasons"}
+
+
 @pytest.mark.parametrize("role", ["describe", "refine"])
 async def test_plain_text_answers_on_both_providers(llm_server, llm_settings, store, role):
     llm_server.script(answer("A clear description.", tokens_in=100, tokens_out=20))
