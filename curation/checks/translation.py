@@ -42,6 +42,8 @@ SHORT_OTHER_SURE = 0.9
 SHORT_TARGET_UNLIKELY = 0.05
 # An English sentence counts as left over when lingua gives English at least this share among all languages.
 ENGLISH_LEFTOVER = 0.6
+# ... and Latin letters are at least this share of the sentence's letters.
+ENGLISH_MAJORITY = 0.6
 # Letters outside the target's script tolerated as a share of all letters (brand names, Latin terms in
 # Cyrillic or CJK text); a whole sentence in the wrong script goes well beyond it.
 FOREIGN_LETTER_SHARE = 0.15
@@ -220,9 +222,14 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
             return CheckResult(name="not_copy", passed=False,
                                detail=f"line {line} {_quote(sentence)} is copied from the English source")
         latin = "".join(char if letter_script(char) == "Latin" or not char.isalpha() else " " for char in sentence)
-        if _is_long(latin) and target.code != "en":
-            english = confidences(latin, codes, codes).get("en", 0.0)
-            if english >= ENGLISH_LEFTOVER and max(confidences(latin, codes, codes).items(), key=lambda kv: kv[1])[0] == "en":
+        scripts = letter_scripts(sentence)
+        # In a Cyrillic, Arabic or CJK text an English title quoted inside a sentence is fine; a sentence that is
+        # mostly Latin letters is an untranslated one.
+        mostly_latin = scripts["Latin"] >= ENGLISH_MAJORITY * sum(scripts.values())
+        if _is_long(latin) and mostly_latin:
+            scores = confidences(latin, codes, codes)
+            english = scores.get("en", 0.0)
+            if english >= ENGLISH_LEFTOVER and max(scores, key=scores.get) == "en":
                 return CheckResult(name="not_copy", passed=False,
                                    detail=f"line {line} {_quote(sentence)} is still English ({english:.2f})")
     return CheckResult(name="not_copy", passed=True, detail="translated; no English sentence left")

@@ -146,6 +146,14 @@ def test_cyrillic_in_a_polish_text_is_caught():
     assert "Cyrillic" in failed(SOURCES["house_description"], mixed, "pl")["script"]
 
 
+def test_an_english_title_quoted_in_a_cyrillic_sentence_is_not_left_over_english():
+    source = (SOURCES["titanic_description"] + " The task comes from the competition Titanic - Machine Learning from "
+              "Disaster hosted on Kaggle.")
+    ru = (TRANSLATIONS["ru"]["titanic_description"] + " Задача взята из соревнования «Titanic - Machine Learning from "
+          "Disaster», проведённого на платформе Kaggle.")
+    assert failed(source, ru, "ru") == {}
+
+
 def test_brand_names_and_acronyms_in_another_script_pass():
     source = "Predict the GPU demand of Kaggle users."
     assert failed(source, "Предскажите спрос на GPU среди пользователей Kaggle.", "ru") == {}
