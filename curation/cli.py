@@ -442,9 +442,11 @@ def review_pull(
                 report = pull(store, settings, language, sheets, file)
                 for problem in report.problems:
                     _complain(problem)
+                for note in report.notes:
+                    _complain(f"note: {note}")
                 problems += len(report.problems)
                 _say(f"{language}: {report.verdicts} new verdicts, {report.scores} new rubric scores, "
-                     f"{report.repeated} already stored, {len(report.problems)} rows to look at"
+                     f"{report.repeated} already stored, {len(report.problems)} rows not taken until corrected"
                      + (f"; written to {', '.join(str(p) for p in report.files)}" if report.files else ""))
         except ReviewError as error:
             raise fail(str(error)) from None

@@ -21,6 +21,7 @@ from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB
 from curation.review.sheet import SheetBackend, SheetContent, SheetRow, normal_text
 from curation.review.verdicts import parse_score, parse_verdict
 from curation.review.xlsx_backend import XlsxBackend, safe_text
+from curation.stages.translate import protected_names
 from curation.store import Store
 
 # Checks an annotator's own version must pass: it is in the right language and script, and keeps every
@@ -34,7 +35,8 @@ class PullReport:
     verdicts: int = 0
     scores: int = 0
     repeated: int = 0
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # rows not taken until the annotator corrects them
+    notes: list[str] = field(default_factory=list)  # rows taken, but worth a look (a NO without a version)
     files: list[Path] = field(default_factory=list)
 
 
@@ -184,15 +186,16 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         return
     competition, field_name, _ = parsed
     if verdict == "YES and YES" and own:
-        report.problems.append(f"{at}: your version is ignored with 'YES and YES'; choose a NO answer if it should "
+        report.notes.append(f"{at}: your version is ignored with 'YES and YES'; choose a NO answer if it should "
                                "replace the translation")
     elif verdict != "YES and YES" and not own:
-        report.problems.append(f"{at}: {verdict!r} without your version; the text goes back to machine translation "
+        report.notes.append(f"{at}: {verdict!r} without your version; the text goes back to machine translation "
                                "with your comment as feedback" + ("" if comment else " (add a comment saying what is wrong)")
                                + "; write your version to fix it yourself instead")
     elif own:
+        known = store.competition(competition)
         failed = [check for check in check_translation(sent.original, own, language, settings,
-                                                       names=_protected_names(store, competition))
+                                                       names=protected_names(known) if known else ())
                   if check.name in FIX_CHECKS and not check.passed]
         if failed:
             details = "; ".join(f"{check.name}: {check.detail}" for check in failed)
@@ -202,13 +205,6 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         item_id=sent.item_id, competition=competition, field=field_name, language=language, annotator=annotator,
         verdict=verdict, own_version=own, comment=comment, translation=sent.text, translation_hash=sent.translation_hash,
         source=source))
-
-
-def _protected_names(store: Store, slug: str) -> tuple[str, ...]:
-    """Column names of the grading block that must survive translation verbatim."""
-    competition = store.competition(slug)
-    grading = (competition.grading or {}) if competition else {}
-    return tuple(str(value) for key, value in grading.items() if key.endswith(("_col", "_column")) and value)
 
 
 def _store(store: Store, settings: Settings, language: str, collected: _Collected, report: PullReport) -> None:
