@@ -76,6 +76,7 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
     import asyncio
 
     from curation.llm import LLM, LLMConfigError
+    from curation.prompts import PromptError
     from curation.stages.runner import run_stage
 
     async def run() -> RunSummary:
@@ -84,7 +85,7 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
 
     try:
         summary = asyncio.run(run())
-    except LLMConfigError as error:
+    except (LLMConfigError, PromptError) as error:
         raise fail(str(error)) from None
     except KeyboardInterrupt:
         raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None

@@ -169,3 +169,33 @@ async def test_a_run_killed_half_way_resumes_and_pays_only_for_what_never_finish
     # killed process was waiting on: it never got an answer.
     assert llm_server.answered == 8
     assert llm_server.count() == 9
+
+
+async def test_ctrl_c_keeps_what_finished_and_says_so(llm_server, settings, project):
+    slugs = [f"comp-{n}" for n in range(6)]
+    interrupted_at = threading.Event()
+
+    def hang_on_the_third(request):
+        if len(llm_server.requests) == 3:
+            interrupted_at.set()
+            return hang()
+        return by_competition(request)
+
+    llm_server.respond_with(hang_on_the_third)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "tests.llm.resume_worker", "--cli", str(project), llm_server.url, *slugs],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert interrupted_at.wait(timeout=60), worker.stderr.read() if worker.poll() is not None else "no request"
+        worker.send_signal(signal.SIGINT)
+        _, stderr = worker.communicate(timeout=20)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        llm_server.release()
+
+    assert worker.returncode == 130
+    assert "interrupted; every finished item and LLM call is kept, rerun to continue" in stderr
+    assert "Traceback" not in stderr
+    with Store(settings.path("store")) as store:
+        assert len(done(store)) == 2 and len(store.llm_calls()) == 2
