@@ -3,8 +3,12 @@
 DuckDB scans the CSVs where they lie, so the multi-GB tables never load into memory whole; Python only
 sees the few rows per competition that survive the filters and the top-N ranking.
 
-Columns used, as the dump names them (checked against public code that reads the dump — schema listings
-of all its tables and DuckDB/pandas readers of it):
+Columns used, as the dump names them. Checked against public code that reads real dumps: an importer that
+lists every Meta Kaggle table with its full column list (Competitions: Id, Slug, Title, Subtitle,
+HostSegmentTitle, ForumId, ..., EnabledDate, DeadlineDate, ..., EvaluationAlgorithmAbbreviation,
+EvaluationAlgorithmName, EvaluationAlgorithmDescription, EvaluationAlgorithmIsMax, ..., TotalTeams, ...),
+DuckDB and pandas analyses that join KernelVersionCompetitionSources -> KernelVersions.ScriptId -> Kernels,
+and notebooks parsing EnabledDate with "%m/%d/%Y %H:%M:%S":
 - Competitions.csv: Id, Slug, Title, HostSegmentTitle, EnabledDate ("MM/DD/YYYY HH:MM:SS"),
   EvaluationAlgorithmAbbreviation, EvaluationAlgorithmName, EvaluationAlgorithmIsMax, TotalTeams.
   Classroom competitions carry HostSegmentTitle "InClass".
@@ -15,7 +19,8 @@ of all its tables and DuckDB/pandas readers of it):
 - Optional Submissions.csv: SourceKernelVersionId, PublicScoreFullPrecision — a notebook's leaderboard score.
 - Optional CompetitionTags.csv (CompetitionId, TagId) and Tags.csv (Id, Name) — hints of the data type.
 Meta Kaggle Code keeps one file per kernel version, named by the version id and sharded by the id padded to
-ten digits: version 230026147 -> "0230026147" -> 0230/026/230026147.ipynb (or .py, .r).
+ten digits: version 230026147 -> "0230026147" -> 0230/026/230026147.ipynb (or .py, .r) — the layout two
+independent public readers of kaggle/meta-kaggle-code use (`str(id).zfill(10)`, folders [0:4]/[4:7]).
 
 Meta Kaggle has no data card and no data type. The card stays empty unless the curator writes
 `<competitions>/<slug>/data_card.md`; the data type comes from the competition's tags when they tell, and is
