@@ -26,9 +26,12 @@ def parse_item_id(text: str) -> tuple[str, str, str] | None:
     return None
 
 
-def text_hash(text: str, original: str) -> str:
-    """A verdict holds for exactly one (translation, original) pair; this names the pair."""
-    return fingerprint([text, original])[:16]
+def text_hash(text: str, original: str, round: int = 1) -> str:
+    """A verdict holds for exactly one (translation, original) pair in one review round; this names it.
+
+    The round is part of it: a retranslation that happens to come back word for word is still judged again.
+    """
+    return fingerprint([text, original] if round == 1 else [text, original, round])[:16]
 
 
 def review_items(store: Store, language: str) -> list[ReviewItem]:
@@ -36,7 +39,8 @@ def review_items(store: Store, language: str) -> list[ReviewItem]:
     return [
         ReviewItem(
             item_id=item_id(t.competition, t.field, t.language), competition=t.competition, field=t.field,
-            language=t.language, text=t.text, original=t.source_text, translation_hash=text_hash(t.text, t.source_text),
+            language=t.language, text=t.text, original=t.source_text,
+            translation_hash=text_hash(t.text, t.source_text, t.round),
             failed_checks=[check.name for check in t.failed_checks], round=t.round, provenance=t.provenance,
         )
         for t in store.translations(language=language)

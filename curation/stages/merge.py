@@ -28,7 +28,8 @@ class MergeSummary:
     open: list[str] = field(default_factory=list)  # item ids (or competitions) still waiting, with why
 
     def line(self) -> str:
-        figures = ", ".join(f"{count} {kind}" for kind, count in sorted(self.counts.items()))
+        order = ("keep", "fix", "retranslate", "final", "redescribe", "open")
+        figures = ", ".join(f"{self.counts[kind]} {kind}" for kind in order if self.counts[kind])
         return f"{self.language}: {figures or 'nothing to merge'}"
 
 
@@ -39,7 +40,7 @@ def merge_language(store: Store, language: str) -> MergeSummary:
     finished: dict[str, list[str]] = defaultdict(list)
     for translation in store.translations(language=language):
         key = item_id(translation.competition, translation.field, language)
-        decision = decide(units.get((key, text_hash(translation.text, translation.source_text)), []))
+        decision = decide(units.get((key, text_hash(translation.text, translation.source_text, translation.round)), []))
         summary.counts[decision.kind] += 1
         if decision.kind in ("keep", "fix"):
             fixed = decision.kind == "fix"
