@@ -51,6 +51,7 @@ class LLM:
         self.cache_hits = 0
         self.failures = 0
         self._in_flight_usd = 0.0  # worst-case cost of calls started but not finished
+        self._budget_freed = asyncio.Event()  # set (and replaced) whenever a budgeted call finishes
         self._providers: dict[str, Provider] = {}
         self._limits: dict[str, ProviderLimits] = {}
         self._json_mode: set[str] = set()  # providers that rejected json_schema this run
@@ -91,15 +92,18 @@ class LLM:
 
         price = self.settings.prices.get(f"{name}:{model}")
         input_tokens = estimate_input_tokens(messages, schema_json)
-        worst_case = self._reserve_budget(name, model, price, input_tokens)
+        worst_case = await self._reserve_budget(name, model, price, input_tokens)
         self._underway[request_hash] = finished = asyncio.Event()
         try:
             provider = self._provider(name, provider_settings)
             return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens)
         finally:
-            self._in_flight_usd -= worst_case
             del self._underway[request_hash]
             finished.set()
+            if worst_case:
+                self._in_flight_usd -= worst_case
+                self._budget_freed.set()
+                self._budget_freed = asyncio.Event()
 
     # -- cache ------------------------------------------------------------------------------------
 
@@ -122,16 +126,20 @@ class LLM:
 
     # -- budget -----------------------------------------------------------------------------------
 
-    def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int) -> float:
-        """Refuse to start a call that could pass max_cost; otherwise count its worst case as in flight."""
+    async def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int) -> float:
+        """Refuse to start a call that could pass max_cost; otherwise count its worst case as in flight.
+
+        When only the worst cases of calls under way stand in the way, wait for them: they usually cost far less.
+        """
         if self.max_cost is None:
             return 0.0
         if price is None:
             raise MissingPrice(f"{name}:{model}")
         worst_case = cost_usd(price, Usage(input_tokens, self.settings.llm.max_output_tokens))
-        committed = self.spent_usd + self._in_flight_usd
-        if committed + worst_case > self.max_cost:
-            raise BudgetExceeded(self.max_cost, committed, worst_case)
+        while self.spent_usd + self._in_flight_usd + worst_case > self.max_cost:
+            if self.spent_usd + worst_case > self.max_cost:
+                raise BudgetExceeded(self.max_cost, self.spent_usd, worst_case)
+            await self._budget_freed.wait()
         self._in_flight_usd += worst_case
         return worst_case
 

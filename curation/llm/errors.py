@@ -42,5 +42,5 @@ class BudgetExceeded(LLMError):
 
     def __init__(self, max_cost: float, spent: float, estimate: float):
         self.max_cost, self.spent, self.estimate = max_cost, spent, estimate
-        super().__init__(f"budget ${max_cost:g} reached: ${spent:.4f} spent or in flight, the next call could "
-                         f"cost up to ${estimate:.4f}")
+        super().__init__(f"budget ${max_cost:g} reached: ${spent:.4f} spent, the next call could cost up to "
+                         f"${estimate:.4f}")

@@ -136,6 +136,18 @@ async def test_the_budget_stops_starting_calls_before_spend_could_pass_it(llm_se
     assert str(stopped.value).startswith("budget $0.005 reached: $0.00")
 
 
+async def test_calls_at_once_wait_for_the_budget_instead_of_stopping_early(llm_server, llm_settings, store):
+    # Each call's worst case is ~$0.0025, so only four fit in $0.01 at once; each really costs ~$0.00009, so all
+    # twenty fit in the budget one after another.
+    llm_server.respond_with(lambda request: answer({"domain": "finance"}, tokens_in=100, tokens_out=120))
+    async with LLM(llm_settings, store, max_cost=0.01, stage="tag") as llm:
+        answers = await asyncio.gather(*(llm.ask(role="tag", messages=messages(f"c-{n}"), schema=Domain, item=f"c-{n}")
+                                         for n in range(20)))
+    assert len(answers) == 20 and llm_server.count() == 20
+    assert llm_server.max_in_flight <= 4
+    assert sum(row.cost_usd for row in store.llm_calls()) <= 0.01
+
+
 async def test_cache_hits_do_not_count_against_the_budget(llm_server, llm_settings, store):
     llm_server.respond_with(lambda request: answer({"domain": "finance"}, tokens_in=100, tokens_out=2000))
     await tag_all(llm_settings, store, slugs=["a-1", "a-2", "a-3"])
