@@ -118,6 +118,16 @@ def test_the_english_source_echoed_back_is_caught(language):
 
 def test_one_word_loans_are_not_copies():
     assert failed("finance", "finance", "fr") == {}
+    assert failed("marketing", "marketing", "pl") == {}
+
+
+def test_a_phrase_equal_to_the_english_passes_only_where_it_reads_as_the_target():
+    assert failed("social media", "social media", "it") == {}  # Italian writes it so
+    for language in ("pl", "fr", "tr"):
+        assert failed("social media", "social media", language)["not_copy"] == "the translation is the English source unchanged"
+    for language in ("fr", "it", "es", "pl", "ro", "tr"):
+        for tag in ("healthcare and medical", "real estate", "human resource management", "data science"):
+            assert "not_copy" in failed(tag, tag, language), (tag, language)
 
 
 def test_an_english_sentence_left_in_a_translation_is_caught():
