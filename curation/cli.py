@@ -397,17 +397,25 @@ def review_push(
     if backend not in (None, "xlsx", "sheets"):
         raise fail(f"unknown backend {backend!r}; use xlsx or sheets")
     languages = languages_from(lang, settings, include_source=True)
+    failed = 0
     with open_store(settings) as store:
         try:
             sheets = backend_for(settings, backend)
-            for language in languages:
-                report = push(store, settings, language, sheets, annotator)
-                for sheet in report.sheets:
-                    _say(f"{language} {sheet.line()}")
-                for note in report.notes:
-                    _complain(f"{language}: {note}")
         except ReviewError as error:
             raise fail(str(error)) from None
+        for language in languages:
+            try:
+                report = push(store, settings, language, sheets, annotator)
+            except ReviewError as error:  # one language's problem does not stop the others
+                _complain(f"error: {error}")
+                failed += 1
+                continue
+            for sheet in report.sheets:
+                _say(f"{language} {sheet.line()}")
+            for note in report.notes:
+                _complain(f"{language}: {note}")
+    if failed:
+        raise typer.Exit(1)
 
 
 @review_app.command("pull")
