@@ -178,6 +178,9 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
 
 def render_status(report: StatusReport, console: Console) -> None:
     """Print the report as tables for a person."""
+    if not console.is_terminal:
+        # Piped output has no terminal width to fit; keep slugs and notes whole rather than cut at 80 columns.
+        console = Console(file=console.file, width=max(console.width, 240), color_system=None, highlight=False)
     if not report.competitions:
         console.print("No competitions yet. Run [bold]curate ingest[/bold] first.")
     else:
@@ -200,8 +203,7 @@ def render_status(report: StatusReport, console: Console) -> None:
             cells.extend(str(row.columns.get(title, "")) for title in _columns)
             cells.append("\n".join(notes))
             table.add_row(*cells)
-        # Piped output has no terminal width to fit; keep slugs whole rather than cut at 80 columns.
-        console.print(table, width=None if console.is_terminal else max(console.width, 240))
+        console.print(table)
         summary = ", ".join(f"{stage}: " + " ".join(f"{n} {state}" for state, n in sorted(tally.items()))
                             for stage, tally in report.counts().items())
         console.print(f"{len(report.competitions)} competitions — {summary}", highlight=False)

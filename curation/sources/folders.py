@@ -252,6 +252,6 @@ def _medal(value: str | None) -> int | None:
 
 def _order(notebook: Notebook, minimize: bool) -> tuple:
     """Best first: any medal before none (gold first), then votes, then leaderboard score, then rank."""
-    score = notebook.score if notebook.score is not None else None
-    score_key = (score is None, (score if minimize else -score) if score is not None else 0.0)
+    score = notebook.score
+    score_key = (score is None, 0.0 if score is None else (score if minimize else -score))
     return (notebook.medal or 99, -(notebook.votes or 0), score_key, notebook.rank or 10**9, notebook.name)
