@@ -84,13 +84,14 @@ def _quote(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit - 1] + "…")
 
 
-def _detector_codes(settings: Settings) -> tuple[str, ...]:
-    return tuple(sorted(set(settings.project.languages) | {settings.project.source_language, "en"}))
+def _detector_codes(settings: Settings, language: str) -> tuple[str, ...]:
+    """The configured languages, English and the target (a text may be checked for a language not configured)."""
+    return tuple(sorted(set(settings.project.languages) | {settings.project.source_language, "en", language}))
 
 
 def _same_script(language: str, settings: Settings) -> tuple[str, ...]:
     family = FAMILY[parse_language(language).script]
-    return tuple(code for code in _detector_codes(settings) if FAMILY[LANGUAGES[code].script] == family)
+    return tuple(code for code in _detector_codes(settings, language) if FAMILY[LANGUAGES[code].script] == family)
 
 
 # -- 1. placeholders -----------------------------------------------------------------------------
@@ -148,7 +149,7 @@ def check_language(translation: str, language: str, settings: Settings, names: I
         if len(candidates) < 2:
             checked += 1
             continue
-        scores = confidences(own, _detector_codes(settings), candidates)
+        scores = confidences(own, _detector_codes(settings, target.code), candidates)
         best = max(scores, key=scores.get)
         mine = scores[target.code]
         if _is_long(own):
@@ -212,7 +213,7 @@ def _loan(text: str, language: str, settings: Settings) -> bool:
         return True
     if _is_long(text):
         return False
-    scores = confidences(text, _detector_codes(settings), _same_script(language, settings))
+    scores = confidences(text, _detector_codes(settings, language), _same_script(language, settings))
     return scores.get(language, 0.0) > scores.get("en", 0.0)
 
 
@@ -222,7 +223,7 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
     if target.code == settings.project.source_language:
         return CheckResult(name="not_copy", passed=True, detail="the source language itself")
     source_prose, translated_prose = _prose(source, names), _prose(translation, names)
-    codes = _detector_codes(settings)
+    codes = _detector_codes(settings, target.code)
     if _normal(translated_prose) and _normal(translated_prose) == _normal(source_prose):
         if target.script != "Latin" or not _loan(translated_prose, target.code, settings):
             return CheckResult(name="not_copy", passed=False, detail="the translation is the English source unchanged")

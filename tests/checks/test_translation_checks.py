@@ -168,3 +168,10 @@ def test_brand_names_and_acronyms_in_another_script_pass():
     source = "Predict the GPU demand of Kaggle users."
     assert failed(source, "Предскажите спрос на GPU среди пользователей Kaggle.", "ru") == {}
     assert failed("eCommerce", "eコマース", "ja") == {}
+
+
+def test_a_language_outside_the_configured_ones_can_still_be_checked():
+    uk = "Передбачте кількість велосипедів, орендованих щогодини, за даними про погоду та сезон."
+    source = "Predict the number of bikes rented every hour from the weather and the season."
+    assert failed(source, uk, "uk") == {}
+    assert "language" in failed(source, "Предскажите количество велосипедов, арендованных каждый час, по данным о погоде и сезоне.", "uk")

@@ -337,3 +337,16 @@ def test_bad_language_options_and_a_missing_key_are_one_line(project):
     keyless = runner.invoke(app, ["translate", "--lang", "be"])
     assert keyless.exit_code == 2 and "OPENAI_API_KEY" in keyless.output
     assert "Traceback" not in unknown.output + unconfigured.output + keyless.output
+
+
+async def test_a_fenced_or_delimited_answer_is_unwrapped(store, llm_settings, llm_server):
+    add_competition(store, "houses", description=SOURCES["bikes_instruction"], domain="finance")
+    translator = Translator()
+    translator.script("be", SOURCES["bikes_instruction"], "```\n" + TRANSLATIONS["be"]["bikes_instruction"] + "\n```")
+    translator.script("be", "finance", "<<<\nфінансы\n>>>")
+    llm_server.respond_with(translator)
+
+    await translate(store, llm_settings)
+
+    assert store.translation("houses", "description", "be").text == TRANSLATIONS["be"]["bikes_instruction"]
+    assert store.translation("houses", "domain", "be").text == "фінансы"
