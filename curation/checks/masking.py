@@ -4,11 +4,12 @@ Before a text goes to the translator, code, identifiers, file names, URLs, numbe
 are replaced by placeholders `⟦1⟧`, `⟦2⟧`, ... (one per occurrence, numbered in reading order); afterwards
 `restore_identifiers` puts the originals back.
 
-Why `⟦n⟧`: the brackets (U+27E6/U+27E7) belong to no script, have no full-width or look-alike variant a model
-would swap them for, survive Unicode normalization, and sit next to Cyrillic, Arabic or CJK text without a
-space without merging into a word. Models sometimes put spaces inside (`⟦ 3 ⟧`) or write the digits in
-their own numerals (`⟦٣⟧`, `⟦３⟧`); restoring accepts those too, so only a placeholder that is really lost,
-doubled or invented shows up as a failure of the placeholders check.
+Why `⟦n⟧`: the brackets (U+27E6/U+27E7) belong to no script and are no punctuation of any of our languages,
+so a model has no reason to translate or localize them; they survive Unicode normalization, and sit next to
+Cyrillic, Arabic or CJK text without a space without merging into a word. Models sometimes put spaces or
+direction marks inside (`⟦ 3 ⟧`), write the digits in their own numerals (`⟦٣⟧`, `⟦３⟧`) or swap in the CJK
+look-alike brackets (`〚3〛`); restoring accepts those too, so only a placeholder that is really lost, doubled or
+invented shows up as a failure of the placeholders check.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from dataclasses import dataclass
 
 OPEN, CLOSE = "⟦", "⟧"
 
-# A placeholder as a model may return it: any Unicode decimal digits, optional spaces inside.
-PLACEHOLDER = re.compile(rf"{OPEN}\s*(\d+)\s*{CLOSE}")
+# A placeholder as a model may return it: any Unicode decimal digits; spaces, zero-width and direction marks
+# inside (Arabic output); the CJK look-alike brackets 〚〛 that Chinese and Japanese text may swap in.
+_INSIDE = r"[\s\u200b-\u200f\u2066-\u2069]*"
+PLACEHOLDER = re.compile(rf"[{OPEN}〚]{_INSIDE}(\d+){_INSIDE}[{CLOSE}〛]")
 # Anything that still looks like a placeholder (or a broken one) after restoring.
-PLACEHOLDER_DEBRIS = re.compile(rf"[{OPEN}{CLOSE}]")
+PLACEHOLDER_DEBRIS = re.compile(rf"[{OPEN}{CLOSE}〚〛]")
 
 _DATA_EXTENSIONS = (
     "csv", "tsv", "json", "jsonl", "parquet", "feather", "pkl", "pickle", "npy", "npz", "h5", "hdf5", "txt",

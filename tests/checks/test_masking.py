@@ -56,8 +56,8 @@ def test_placeholders_survive_every_script(code):
     assert restored == f"{words}`SalePrice`{words} train.csv {words}RMSLE."
     if LANGUAGES[code].script != "Latin":  # glued to another script's letters, identifiers are still found
         assert protected_spans(restored) == ["`SalePrice`", "train.csv", "RMSLE"]
-    # full-width digits as CJK input methods write them
-    assert restore_identifiers("⟦１⟧", masked.spans) == "`SalePrice`"
+    # full-width digits as CJK input methods write them, CJK look-alike brackets, direction marks in RTL text
+    assert restore_identifiers("⟦１⟧〚2〛⟦\u200f3\u200f⟧", masked.spans) == "`SalePrice`train.csvRMSLE"
 
 
 def test_masking_a_translation_does_not_eat_neighbouring_letters():
