@@ -627,8 +627,8 @@ class Store:
             same_pull = db.execute(
                 "SELECT record FROM rubric_scores WHERE competition = ? AND annotator = ? AND description_hash = ? "
                 "AND pulled_at = ?", (score.competition, score.annotator, score.description_hash, score.pulled_at))
-            if any((RubricScore.model_validate_json(row["record"]).score, RubricScore.model_validate_json(row["record"]).comment)
-                   == (score.score, score.comment) for row in same_pull):
+            replayed = (RubricScore.model_validate_json(row["record"]) for row in same_pull)
+            if any((previous.score, previous.comment) == (score.score, score.comment) for previous in replayed):
                 return False
             stamped = score.model_copy(update={"pulled_at": score.pulled_at or now()})
             db.execute(

@@ -66,6 +66,12 @@ def test_pull_then_import_into_a_lost_store(project, seeded):
     pulled = curate("review", "pull")
     assert pulled.exit_code == 0 and "kk: 1 new verdicts" in pulled.output
     assert "kk: 0 new verdicts, 0 new rubric scores, 1 already stored" in curate("review", "pull").output
+    import json
+
+    status = json.loads(curate("status", "--json", "--lang", "kk").output)
+    [review] = [s for s in status["sections"] if s["title"].startswith("Review")]
+    # six items pushed, one judged, nothing merged yet, five open
+    assert review["rows"] == [["kk", 6, 1, 0, "0%", 0, "-", 5]]
 
     seeded.close()
     (project / "data" / "curation.sqlite").unlink()
