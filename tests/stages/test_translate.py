@@ -299,19 +299,28 @@ def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
             store.save_domain(DomainTag(competition=slug, domain="data science"))
     translator = Translator()
     translator.script("kk", "data science", "деректер ғылымы")
+    # The spaceship data card comes back in Russian every time: it ends flagged, with the reason.
+    spaceship = mask_identifiers(store_card(settings, "spaceship-titanic"), names_in(settings, "spaceship-titanic")).text
+    translator.script("kk", spaceship, pseudo_translation(spaceship, "Предскажите количество арендованных "
+                                                                     "велосипедов за каждый час по данным о погоде"))
     llm_server.respond_with(translator)
 
     result = runner.invoke(app, ["translate", "--lang", "kk"])
 
     assert result.exit_code == 0, result.output
     assert f"translate:kk: {3 * len(slugs)} done, 0 failed" in result.output
+    assert "1 flagged for the annotator (checks still failing): spaceship-titanic/data_card" in result.output
     with Store(settings.path("store")) as store:
         translations = store.translations(language="kk")
         assert {(t.competition, t.field) for t in translations} == {(s, f) for s in slugs
                                                                    for f in ("description", "data_card", "domain")}
         for t in translations:
             assert t.text and t.language == "kk"
-            assert not t.flagged or all(c.detail for c in t.failed_checks)  # flagged ones say why
+            assert t.flagged == ((t.competition, t.field) == ("spaceship-titanic", "data_card"))
+        [flagged] = [t for t in translations if t.flagged]
+        assert [c.name for c in flagged.failed_checks] == ["language"] and "reads as Russian" in flagged.checks[1].detail
+        assert flagged.attempts == 3
+        assert store.status("spaceship-titanic", "translate:kk").status == "needs_human"
         assert store.translations(language="be") == []
 
     status = runner.invoke(app, ["status", "--lang", "kk"])
@@ -324,6 +333,16 @@ def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
     assert row[:4] == ["kk", 3 * len(slugs), flagged, 0] and all(cell.endswith("%") for cell in row[4:])
     again = runner.invoke(app, ["translate", "--lang", "kk"])
     assert "translate:kk: 0 done, 0 failed, 0 not started; 0 LLM calls" in again.output
+
+
+def store_card(settings: Settings, slug: str) -> str:
+    with Store(settings.path("store")) as store:
+        return store.competition(slug).data_card
+
+
+def names_in(settings: Settings, slug: str) -> tuple[str, ...]:
+    with Store(settings.path("store")) as store:
+        return names_of(store, slug)
 
 
 def test_bad_language_options_and_a_missing_key_are_one_line(project):
