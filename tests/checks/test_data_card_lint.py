@@ -32,3 +32,17 @@ def test_test_folders_and_hidden_labels_are_reported() -> None:
 
 def test_file_names_do_not_split_sentences() -> None:
     assert sentences("Read train.csv first. Then the rest.") == ["Read train.csv first.", "Then the rest."]
+
+
+def test_sample_cards_and_person_written_descriptions_are_clean() -> None:
+    from tests.conftest import SAMPLE
+
+    from curation.checks.description_lint import lint_description
+
+    cards = sorted(SAMPLE.glob("*/data_card.md"))
+    assert len(cards) >= 5, "the sample competitions under data/sample are missing"
+    assert {card.parent.name: lint_data_card(card.read_text(encoding="utf-8")) for card in cards} == \
+        {card.parent.name: [] for card in cards}
+    descriptions = sorted(SAMPLE.glob("*/description.md"))
+    assert {d.parent.name: lint_description(d.read_text(encoding="utf-8")) for d in descriptions} == \
+        {d.parent.name: [] for d in descriptions}

@@ -51,7 +51,7 @@ class TaskWriter:
         if role == "describe":
             return {"analysis": {"problem": "p", "input_data": "i", "expected_output": "o"},
                     "structure": {"objective": "o", "input_data": "i", "desired_output": "d"},
-                    "description": self.first[name]}
+                    "description": self.first.get(name, f"For each example of {name}, predict its target value.")}
         if role == "score":
             text = quoted(request.user_text)
             grade = self.grades.get(text, "C")
