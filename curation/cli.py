@@ -139,7 +139,8 @@ def ingest(
         raise fail(f"{root}: no such folder; pass --source or set paths.competitions in curate.toml")
     with open_store(settings) as store:
         progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=console, transient=True)
+                            TimeElapsedColumn(), console=console, transient=True,
+                            disable=not console.is_terminal)
         with progress:
             try:
                 if is_meta_kaggle(root):
