@@ -1,9 +1,9 @@
 """Per-provider rate limits: requests per minute, tokens per minute and concurrent requests, shared by every role
 that uses the provider.
 
-Both per-minute limits are token buckets that hand out reservations in arrival order: a caller takes its share at
-once (the bucket may go into debt) and sleeps until the debt is repaid. That keeps callers first-come first-served
-and costs O(1) per request, with no polling loop.
+Both per-minute limits are token buckets: a caller takes its share (the bucket may go into debt) and waits until
+the debt is repaid. Callers pass one at a time in arrival order, which keeps them first-come first-served and costs
+O(1) per request, with no polling loop.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class ProviderLimits:
         self.tokens = TokenBucket((settings.tokens_per_minute - burst) / 60.0, burst)
         self.concurrent = asyncio.Semaphore(settings.max_concurrent)
         self._paused_until = 0.0
-        self._order = asyncio.Lock()
+        self._gate = asyncio.Lock()
 
     def pause(self, seconds: float) -> None:
         """The server said 429 with retry-after: hold every request to this provider that long."""
@@ -60,12 +60,15 @@ class ProviderLimits:
     async def slot(self, tokens: int) -> AsyncIterator["Reservation"]:
         """Wait for a concurrency slot, a request and `tokens` tokens; yield a handle to correct the tokens later."""
         async with self.concurrent:
-            async with self._order:  # reservations in arrival order, so a big request cannot be starved
+            # One request at a time through the gate, in arrival order (a big request cannot be starved). Waiting
+            # inside the gate means the next reservation starts from when this request really left: a stalled
+            # event loop delays requests but never lets a backlog out in a burst.
+            async with self._gate:
                 while (pause := self._paused_until - time.monotonic()) > 0:
                     await asyncio.sleep(pause)
                 wait = max(self.requests.reserve(1), self.tokens.reserve(tokens))
-            if wait > 0:
-                await asyncio.sleep(wait)
+                if wait > 0:
+                    await asyncio.sleep(wait)
             yield Reservation(self.tokens, tokens)
 
 

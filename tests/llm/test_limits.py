@@ -32,9 +32,10 @@ async def test_requests_per_minute_are_never_exceeded_in_any_window(llm_server, 
 
     arrivals = [r.received_at for r in llm_server.requests]
     assert len(arrivals) == 30
-    # at most 20 in any second (+1 for arrival jitter between client and server), and never a burst
-    assert most_in_any_window(arrivals, 1.0) <= 21
-    assert most_in_any_window(arrivals, 0.25) <= 6
+    # a bucket of one request refilled 20 times a second lets at most 1 + 20 t through in any t seconds
+    # (+1 for jitter between leaving the client and arriving at the server), and never a burst
+    assert most_in_any_window(arrivals, 1.0) <= 22
+    assert most_in_any_window(arrivals, 0.25) <= 7
 
 
 async def test_roles_on_one_provider_share_its_limit(llm_server, settings, store):
@@ -44,7 +45,7 @@ async def test_roles_on_one_provider_share_its_limit(llm_server, settings, store
                                for n in range(10) for role in ("describe", "score", "tag")))
     openai_arrivals = [r.received_at for r in llm_server.requests if r.api == "openai"]
     assert len(openai_arrivals) == 30
-    assert most_in_any_window(openai_arrivals, 0.25) <= 6
+    assert most_in_any_window(openai_arrivals, 0.25) <= 7
 
 
 async def test_tokens_per_minute_are_never_exceeded_in_any_window(llm_server, settings, store):
