@@ -574,6 +574,18 @@ class Store:
                  for r in rows],
             )
 
+    def remove_final_text(self, competition: str, field: str, language: str) -> bool:
+        """Withdraw a merged text whose translation changed or whose verdict turned; True when there was one."""
+        with self.transaction() as db:
+            cursor = db.execute("DELETE FROM final_texts WHERE competition = ? AND field = ? AND language = ?",
+                                (competition, field, language))
+            return cursor.rowcount > 0
+
+    def remove_rubric_final(self, competition: str) -> bool:
+        """Withdraw the final rubric score of a description that changed since it was scored."""
+        with self.transaction() as db:
+            return db.execute("DELETE FROM rubric_final WHERE competition = ?", (competition,)).rowcount > 0
+
     def pushed_rows(self, language: str | None = None, annotator: str | None = None) -> list[PushedRow]:
         """Rows pushed so far, by language and annotator, in sheet order."""
         rows = self.db.execute(

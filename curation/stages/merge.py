@@ -24,11 +24,11 @@ class MergeSummary:
     """What one merge run decided for one language ("en" holds the rubric)."""
 
     language: str
-    counts: Counter = field(default_factory=Counter)  # keep / fix / retranslate / open, or final / open / redescribe
+    counts: Counter = field(default_factory=Counter)  # keep / fix / retranslate / open / withdrawn; rubric: final / open / redescribe
     open: list[str] = field(default_factory=list)  # item ids (or competitions) still waiting, with why
 
     def line(self) -> str:
-        order = ("keep", "fix", "retranslate", "final", "redescribe", "open")
+        order = ("keep", "fix", "retranslate", "final", "redescribe", "open", "withdrawn")
         figures = ", ".join(f"{self.counts[kind]} {kind}" for kind in order if self.counts[kind])
         return f"{self.language}: {figures or 'nothing to merge'}"
 
@@ -51,7 +51,11 @@ def merge_language(store: Store, language: str) -> MergeSummary:
                 # a fix passed the placeholder, language and script checks at pull; a kept text carries its own checks
                 checks_passed=True if fixed else not translation.flagged, source_hash=translation.source_hash))
             finished[translation.competition].append(translation.field)
-        elif decision.kind == "retranslate":
+            continue
+        # A text merged earlier no longer stands: its translation changed since, or its verdict turned to a NO.
+        if store.remove_final_text(translation.competition, translation.field, language):
+            summary.counts["withdrawn"] += 1
+        if decision.kind == "retranslate":
             store.add_request("retranslate", translation.competition, decision.feedback, field=translation.field,
                               language=language)
             summary.open.append(f"{key}: sent back for retranslation ({decision.verdict})")
@@ -81,6 +85,8 @@ def merge_rubric(store: Store, settings: Settings) -> MergeSummary:
         if decision.score is None:
             summary.counts["open"] += 1
             summary.open.append(f"{competition}: rubric {decision.detail}")
+            if store.remove_rubric_final(competition):  # scored on a description that has changed since
+                summary.counts["withdrawn"] += 1
             continue
         summary.counts["final"] += 1
         store.save_rubric_final(competition, decision.score, "; ".join([decision.detail, *decision.comments]))

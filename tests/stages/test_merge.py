@@ -109,3 +109,28 @@ def test_rubric_rules(seeded, settings):
     score(seeded, "spaceship-titanic", "r3", 1)
     merge(seeded, settings, ["en"])
     assert seeded.rubric_final()["spaceship-titanic"] == 1
+
+
+def test_a_merged_text_is_withdrawn_when_its_translation_changes_or_the_verdict_turns(seeded, settings):
+    from tests.review.seeding import seed_competition
+
+    judge(seeded, "titanic/description/kk", "aigerim", "YES and YES")
+    judge(seeded, "titanic/domain/kk", "aigerim", "YES and YES")
+    merge(seeded, settings, ["kk"])
+    assert {("titanic", "description"), ("titanic", "domain")} <= set(finals(seeded))
+
+    judge(seeded, "titanic/description/kk", "aigerim", "NO and NO", comment="мүлде басқа")  # a changed mind
+    seed_translation(seeded, "titanic", "domain", "kk", "дерек ғылымы")  # the domain was translated anew
+    [summary] = merge(seeded, settings, ["kk"])
+
+    assert not {("titanic", "description"), ("titanic", "domain")} & set(finals(seeded))
+    assert summary.counts["withdrawn"] == 2
+    assert "titanic/domain/kk: not judged yet" in summary.open
+
+    score(seeded, "titanic", "r1", 2)
+    score(seeded, "titanic", "r2", 2)
+    merge(seeded, settings, ["en"])
+    assert seeded.rubric_final() == {"titanic": 2}
+    seed_competition(seeded, "titanic", description="A rewritten description of the task.")
+    merge(seeded, settings, ["en"])
+    assert seeded.rubric_final() == {}
