@@ -7,17 +7,19 @@ import json
 from curation.config import Price
 from curation.llm.answer import Usage
 
-# A rough, language-agnostic ratio; the token limiter corrects its books with the real usage after each call.
-CHARS_PER_TOKEN = 4
+# About four bytes of UTF-8 per token: four characters of English, one or two of Cyrillic, about one CJK
+# character (three bytes) - close enough without a tokenizer, and the token limiter corrects its books with the
+# real usage after each call.
+BYTES_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4
 
 
 def estimate_input_tokens(messages: list[dict], schema_json: dict | None) -> int:
     """Tokens a request will likely be billed for, before sending it."""
-    chars = sum(len(str(message.get("content", ""))) for message in messages)
+    size = sum(len(str(message.get("content", "")).encode("utf-8")) for message in messages)
     if schema_json is not None:
-        chars += len(json.dumps(schema_json))
-    return chars // CHARS_PER_TOKEN + TOKENS_PER_MESSAGE * len(messages) + 1
+        size += len(json.dumps(schema_json))
+    return size // BYTES_PER_TOKEN + TOKENS_PER_MESSAGE * len(messages) + 1
 
 
 def cost_usd(price: Price | None, usage: Usage) -> float:
