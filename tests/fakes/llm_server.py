@@ -18,13 +18,19 @@ What a responder may return (also what `script` takes):
   - a dict, list or pydantic model: the structured answer (JSON content for OpenAI, the forced tool call's input
     for Anthropic when the request forced a tool, JSON text otherwise);
   - a str: the answer text;
-  - a `Response` from the helpers below: `answer(...)` (with token counts), `rate_limited(...)` (429 with
-    retry-after or retry-after-ms), `server_error(status)`, `slow(seconds, then)`, `truncated_body()`,
-    `invalid_json()`, `refusal(text)`, `hang()` (held until the server stops or `release()` is called).
+  - a `Response` from the helpers below: `answer(...)` (with token counts, including prompt-cached ones),
+    `rate_limited(...)` (429 with retry-after or retry-after-ms), `server_error(status)`, `bad_request(message)`,
+    `slow(seconds, then)`, `truncated_body()`, `invalid_json()`, `refusal(text)`, `hang()` (held until the
+    server stops or `release()` is called, then a 500).
 Scripted responses are used first, in order; then the responder; the default responder answers "ok".
-`reject_json_schema = True` makes it answer 400 to json_schema requests, as llama.cpp's server does.
-`latency` delays every answer. Each request is recorded (`requests`, with the parsed body, the API, the
-messages and the schema asked for) before it is answered; `answered` counts those that got a full answer.
+`reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does.
+`latency` delays every answer. Each request is recorded in `requests` before it is answered, as a `Request`:
+`api` ("openai" | "anthropic"), `body`, `messages`, `system_text`, `user_text` (the last user message),
+`mode` (json_schema | json_object | tool | None), `schema`, `credential` (the key sent), `received_at`.
+`count(api=None)` counts requests, `answered` those that got a full answer, `max_in_flight` the most at once.
+
+Settings for a test of your own: `pointed_at(settings, server, **provider_overrides)` (what `llm_settings`
+is), e.g. `pointed_at(settings, llm_server, requests_per_minute=600, structured_output="json_mode")`.
 
 Run it standalone (for scripts/bench_llm_client.py): `python -m tests.fakes.llm_server --latency 0.05`
 prints its URL and serves "ok" (or `--answer TEXT`) until killed.
