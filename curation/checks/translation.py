@@ -123,18 +123,20 @@ def check_placeholders(source: str, translation: str, names: Iterable[str] = ())
 # -- 2. language ---------------------------------------------------------------------------------
 
 
-def check_language(translation: str, language: str, settings: Settings, names: Iterable[str] = ()) -> CheckResult:
+def check_language(translation: str, language: str, settings: Settings, names: Iterable[str] = (),
+                   source: str = "") -> CheckResult:
     """Each sentence reads as the target language among the configured languages written in its script."""
     target = parse_language(language)
     candidates = _same_script(target.code, settings)
     allowed = ALLOWED[target.script] if target.script != "Han" else ALLOWED["Japanese"]
     lowest = 1.0
-    checked = 0
+    seen = checked = 0
     for line, sentence in segments(_prose(translation, names)):
         # Only letters of the target's script family: foreign words are the script check's business.
         own = "".join(char if letter_script(char) in allowed or not char.isalpha() else " " for char in sentence)
         if not any(char.isalpha() for char in own):
             continue
+        seen += 1
         where = f"line {line} {_quote(sentence)}"
         foreign = sorted({char for char in own if char in _FOREIGN_LETTERS.get(target.code, ())})
         if foreign:
@@ -162,7 +164,13 @@ def check_language(translation: str, language: str, settings: Settings, names: I
         elif best != target.code and scores[best] >= SHORT_OTHER_SURE and mine <= SHORT_TARGET_UNLIKELY:
             return CheckResult(name="language", passed=False,
                                detail=f"{where} reads as {LANGUAGES[best].english} ({scores[best]:.2f}), not {target.english}")
-    detail = f"{checked} sentence(s) read as {target.english}" + (f", lowest confidence {lowest:.2f}" if checked else "")
+    if not seen and any(char.isalpha() for char in _prose(source, names)):
+        return CheckResult(name="language", passed=False,
+                           detail=f"no text in the {target.script} script to read as {target.english}")
+    if checked:
+        detail = f"{checked} of {seen} sentence(s) identified as {target.english}, lowest confidence {lowest:.2f}"
+    else:
+        detail = f"{seen} short sentence(s), none with signs of another language"
     return CheckResult(name="language", passed=True, detail=detail)
 
 
@@ -300,7 +308,7 @@ def check_translation(source_text: str, translation: str, language: str, setting
     names = tuple(names)
     return [
         check_placeholders(source_text, translation, names),
-        check_language(translation, language, settings, names),
+        check_language(translation, language, settings, names, source=source_text),
         check_length(source_text, translation, language, settings, names),
         check_not_copy(source_text, translation, language, settings, names),
         check_script(translation, language, names),

@@ -175,3 +175,9 @@ def test_a_language_outside_the_configured_ones_can_still_be_checked():
     source = "Predict the number of bikes rented every hour from the weather and the season."
     assert failed(source, uk, "uk") == {}
     assert "language" in failed(source, "Предскажите количество велосипедов, арендованных каждый час, по данным о погоде и сезоне.", "uk")
+
+
+def test_an_answer_without_a_word_in_the_target_script_fails_the_language_check():
+    found = failed(SOURCES["bikes_instruction"], "ok", "kk")
+    assert found["language"] == "no text in the Cyrillic script to read as Kazakh"
+    assert failed("`train.csv`", "`train.csv`", "kk") == {}  # nothing but protected spans: nothing to read
