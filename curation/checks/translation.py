@@ -14,7 +14,9 @@ What language identification can tell on two words: little. Short sentences (dom
 entries) fail the language check only on hard evidence: letters the target's alphabet lacks (и in
 "Belarusian", і in "Russian"), kana in "Chinese", or a near-certain vote for another language of the same
 script while the target gets next to none. "Спорт" is Belarusian, Russian and Kazakh at once and passes; a
-kanji-only Japanese tag is indistinguishable from Chinese and passes; the script check still applies to both.
+short kanji-only Japanese tag is indistinguishable from Chinese and passes (a long sentence without a single
+kana is Chinese and fails); the script check still applies to both. An answer with no word at all in the
+target's script fails the language check too.
 """
 
 from __future__ import annotations
