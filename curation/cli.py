@@ -435,7 +435,10 @@ def review_pull(
     settings = settings_from(config)
     with open_store(settings) as store:
         if file is not None and not lang:
-            content = XlsxBackend(file.parent).read(str(file)) if file.exists() else None
+            try:
+                content = XlsxBackend(file.parent).read(str(file)) if file.exists() else None
+            except ReviewError as error:
+                raise fail(str(error)) from None
             if content is None:
                 raise fail(f"{file}: no such workbook")
             if not content.meta.get("Language"):

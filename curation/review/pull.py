@@ -18,7 +18,7 @@ from curation.records import FIELDS, PushedRow, RubricScore, Verdict
 from curation.review import annotations
 from curation.review.items import parse_item_id
 from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB
-from curation.review.sheet import SheetBackend, SheetContent, SheetRow, normal_text
+from curation.review.sheet import ReviewError, SheetBackend, SheetContent, SheetRow, normal_text
 from curation.review.verdicts import parse_score, parse_verdict
 from curation.review.xlsx_backend import XlsxBackend, safe_text
 from curation.stages.translate import protected_names
@@ -51,21 +51,22 @@ def pull(store: Store, settings: Settings, language: str, backend: SheetBackend,
     report = PullReport(language)
     contents: list[SheetContent] = []
     if file is not None:
-        content = XlsxBackend(file.parent).read(str(file))
+        readers = [(XlsxBackend(file.parent), str(file))]
+    else:
+        readers = [(backend, ref) for ref in sorted({row.sheet for row in store.pushed_rows(language)})]
+        if not readers:
+            report.problems.append(f"nothing was pushed for {language} yet; run `curate review push --lang {language}` first")
+    for reader, ref in readers:
+        try:
+            content = reader.read(ref)
+        except ReviewError as error:  # one unreadable sheet does not stop the others
+            report.problems.append(str(error))
+            continue
         if content is None:
-            report.problems.append(f"{file}: no such file")
+            report.problems.append(f"{ref}: no such sheet" if file is not None else
+                                   f"{ref}: the sheet pushed for {language} is gone; push again to recreate it")
         else:
             contents.append(content)
-    else:
-        refs = sorted({row.sheet for row in store.pushed_rows(language)})
-        if not refs:
-            report.problems.append(f"nothing was pushed for {language} yet; run `curate review push --lang {language}` first")
-        for ref in refs:
-            content = backend.read(ref)
-            if content is None:
-                report.problems.append(f"{ref}: the sheet pushed for {language} is gone; push again to recreate it")
-            else:
-                contents.append(content)
     collected = _Collected()
     for content in contents:
         _read_sheet(store, settings, language, content, collected, report, from_file=file is not None)
@@ -98,6 +99,13 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
         where = f"{name} tab '{tab}'"
         _read_tab(store, settings, language, annotator, kind, tab, rows, pushed, where, collected, report,
                   sheet_ref=None if from_file else content.ref)
+    owner = content.meta.get("Annotator", "")
+    # A returned file may have been renamed or moved: it is known by its annotator; a pushed sheet by its reference.
+    mine = (lambda row: row.annotator == owner) if from_file else (lambda row: row.sheet == content.ref)
+    expected = {row.tab for row in store.pushed_rows(language) if mine(row)}
+    for tab in sorted(expected - set(content.tabs)):
+        report.problems.append(f"{name}: tab '{tab}' is missing; its rows cannot be read; restore the tab (or push "
+                               "again to recreate it; answers pulled before are kept)")
 
 
 def _read_tab(store: Store, settings: Settings, language: str, annotator: str, kind: str, tab: str, rows: list[SheetRow],

@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import zipfile
 from pathlib import Path
 
 import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -29,7 +31,7 @@ from curation.review.layout import (
     column_letter,
     instructions,
 )
-from curation.review.sheet import RowWrite, SheetContent, SheetRow, Target, normal_text, parse_meta
+from curation.review.sheet import ReviewError, RowWrite, SheetContent, SheetRow, Target, normal_text, parse_meta
 
 LOCKED_FILL = PatternFill("solid", fgColor="EDEDED")
 HEADER_FONT = Font(bold=True)
@@ -67,7 +69,11 @@ class XlsxBackend:
         path = Path(ref)
         if not path.exists():
             return None
-        book = openpyxl.load_workbook(path, data_only=True)
+        try:
+            book = openpyxl.load_workbook(path, data_only=True)
+        except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError):
+            raise ReviewError(f"{path}: cannot be opened as an .xlsx workbook; save it as an Excel workbook (.xlsx) "
+                              "and pull again") from None
         content = SheetContent(ref=str(path))
         for sheet in book.worksheets:
             rows = [list(row) for row in sheet.iter_rows(values_only=True)]

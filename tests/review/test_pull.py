@@ -127,3 +127,20 @@ def test_import_rebuilds_the_store_from_annotations(seeded, review_settings, pus
         assert (report.files, report.verdicts, report.problems) == (2, 3, [])
         assert [v.model_dump() for v in fresh.verdicts("kk")] == [v.model_dump() for v in seeded.verdicts("kk")]
         assert import_annotations(fresh, review_settings.path("annotations")).verdicts == 0
+
+
+def test_a_missing_tab_and_a_file_that_is_not_a_workbook(seeded, review_settings, pushed, tmp_path):
+    fill(pushed, "description", "titanic/description/kk", verdict="YES and YES")
+    book = openpyxl.load_workbook(pushed)
+    del book["domain"]
+    book.save(pushed)
+    report = pull(seeded, review_settings, "kk", backend_for(review_settings))
+    assert report.verdicts == 1
+    assert report.problems == ["kk-aigerim.xlsx: tab 'domain' is missing; its rows cannot be read; restore the tab "
+                               "(or push again to recreate it; answers pulled before are kept)"]
+
+    junk = tmp_path / "answers.xlsx"
+    junk.write_text("not a workbook", encoding="utf-8")
+    report = pull(seeded, review_settings, "kk", backend_for(review_settings), file=junk)
+    assert report.problems == [f"{junk}: cannot be opened as an .xlsx workbook; save it as an Excel workbook (.xlsx) "
+                               "and pull again"]
