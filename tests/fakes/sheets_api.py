@@ -209,7 +209,8 @@ class FakeSheetsAPI(BaseAdapter):
     def _metadata(self, sheet: Spreadsheet) -> dict:
         return {"spreadsheetId": sheet.id, "properties": {"title": sheet.title},
                 "sheets": [{"properties": {"sheetId": t.sheet_id, "title": t.title, "index": i,
-                                           "gridProperties": {"frozenRowCount": t.frozen_rows}},
+                                           "gridProperties": {"rowCount": 1000, "columnCount": 26,
+                                                              "frozenRowCount": t.frozen_rows}},
                             "protectedRanges": [p for p in sheet.protected if p["range"]["sheetId"] == t.sheet_id]}
                            for i, t in enumerate(sheet.tabs)]}
 

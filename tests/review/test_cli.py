@@ -79,3 +79,11 @@ def test_pull_then_import_into_a_lost_store(project, seeded):
         leftover.unlink()
     imported = curate("review", "import", "annotations")
     assert imported.exit_code == 0 and "1 files: 1 verdicts and 0 rubric scores added" in imported.output
+
+
+def test_a_bad_service_account_key_is_one_line(project, seeded, monkeypatch):
+    (project / "key.json").write_text('{"type": "service_account"}', encoding="utf-8")
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(project / "key.json"))
+    result = curate("review", "push", "--lang", "kk", "--backend", "sheets")
+    assert result.exit_code == 2
+    assert "key.json: not a readable service account key" in result.output and "Traceback" not in result.output

@@ -139,3 +139,24 @@ def test_no_spreadsheet_configured_says_what_to_set(seeded, sheets_settings, api
     bare = with_review(sheets_settings, spreadsheets={})
     with pytest.raises(ReviewError, match=r'\[review.spreadsheets\] kk = "<spreadsheet id>"'):
         push(seeded, bare, "kk", backend_on(api, bare))
+
+
+def test_the_fake_speaks_what_gspread_sends(api):
+    """The fake itself, through gspread's high-level API: update, append and read back, RAW stays text."""
+    credentials = FakeServiceAccount()
+    client = gspread.Client(auth=credentials, session=api.session(credentials))
+    worksheet = client.open_by_key("sheet-kk").sheet1
+    worksheet.update([["id", "=1+1"]], "A1:B1", raw=True)
+    worksheet.append_row(["second", "row"], value_input_option="RAW")
+    assert worksheet.get("A1:B2") == [["id", "=1+1"], ["second", "row"]]
+    assert worksheet.acell("B1").value == "=1+1"
+    assert api.spreadsheets["sheet-kk"].tab("Sheet1").input_options == {"RAW"}
+
+
+def test_requests_without_the_service_accounts_token_are_refused(api):
+    import requests
+
+    answer = requests.Session()
+    answer.mount("https://", api)
+    response = answer.get("https://sheets.googleapis.com/v4/spreadsheets/sheet-kk")
+    assert response.status_code == 401
