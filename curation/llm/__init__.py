@@ -7,7 +7,15 @@
 
 from curation.llm.answer import Answer, Usage
 from curation.llm.client import LLM
-from curation.llm.errors import BudgetExceeded, LLMCallFailed, LLMConfigError, LLMError, MissingKey, MissingPrice
+from curation.llm.errors import (
+    BudgetExceeded,
+    KeyRejected,
+    LLMCallFailed,
+    LLMConfigError,
+    LLMError,
+    MissingKey,
+    MissingPrice,
+)
 
-__all__ = ["LLM", "Answer", "Usage", "LLMCallFailed", "BudgetExceeded", "MissingKey", "MissingPrice", "LLMConfigError",
-           "LLMError"]
+__all__ = ["LLM", "Answer", "Usage", "LLMCallFailed", "BudgetExceeded", "MissingKey", "MissingPrice", "KeyRejected",
+           "LLMConfigError", "LLMError"]

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from curation.config import Price, ProviderSettings, Settings
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
-from curation.llm.errors import BudgetExceeded, LLMCallFailed, MissingKey, MissingPrice
+from curation.llm.errors import BudgetExceeded, KeyRejected, LLMCallFailed, MissingKey, MissingPrice
 from curation.llm.limits import ProviderLimits
 from curation.llm.pricing import cost_usd, estimate_input_tokens
 from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient
@@ -151,7 +151,7 @@ class LLM:
             base_url = self.settings.base_url(name, settings)
             key = self.settings.api_key(settings) or (PLACEHOLDER_KEY if base_url else None)
             if key is None:
-                raise MissingKey(settings.key_variable, settings.kind)
+                raise MissingKey(settings.key_variable, settings.kind, name)
             if settings.kind == "anthropic":
                 from curation.llm.anthropic_messages import AnthropicMessages
                 self._providers[name] = AnthropicMessages(settings, key, base_url)
@@ -203,7 +203,10 @@ class LLM:
                 mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead, remembered if it works
                 continue
             except Rejected as error:
-                raise fail(error.reason) from None
+                failed = fail(error.reason)  # the call row is written either way
+                if error.status in (401, 403):
+                    raise KeyRejected(settings.key_variable, call.provider, error.reason) from None
+                raise failed from None
             except Transient as error:
                 transient_failures += 1
                 wait = error.retry_after if error.retry_after is not None else backoff(transient_failures, settings)

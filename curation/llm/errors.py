@@ -14,10 +14,22 @@ class LLMConfigError(LLMError):
 class MissingKey(LLMConfigError):
     """The provider's key variable is unset and no OpenAI-compatible base URL makes it unnecessary."""
 
-    def __init__(self, variable: str, kind: str):
+    def __init__(self, variable: str, kind: str, provider: str = "openai"):
         self.variable = variable
-        hint = " (or OPENAI_BASE_URL for an OpenAI-compatible server)" if kind == "openai" else ""
+        hint = ""
+        if kind == "openai":
+            where = "OPENAI_BASE_URL" if provider == "openai" else f"base_url under [providers.{provider}]"
+            hint = f" (or {where} for an OpenAI-compatible server)"
         super().__init__(f"set {variable}{hint}")
+
+
+class KeyRejected(LLMConfigError):
+    """The server answered 401/403: every call would fail the same way, so the run stops."""
+
+    def __init__(self, variable: str, provider: str, detail: str):
+        self.variable = variable
+        super().__init__(f"the {provider} server refused the key in {variable} ({detail}); check the key and its "
+                         "access to the configured model")
 
 
 class MissingPrice(LLMConfigError):

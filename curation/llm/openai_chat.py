@@ -75,8 +75,6 @@ def classify(status: int, message: str, headers: object, schema_requested: bool)
         return Transient(f"HTTP {status} ({message})", retry_after_seconds(headers))
     if status == 400 and schema_requested:
         return SchemaUnsupported(f"HTTP 400 for a json_schema request ({message})", status)
-    if status in (401, 403):
-        return Rejected(f"HTTP {status}: the server refused the key ({message})", status)
     return Rejected(f"HTTP {status} ({message})", status)
 
 

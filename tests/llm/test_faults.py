@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from curation.llm import LLM, LLMCallFailed, MissingKey
+from curation.llm import LLM, KeyRejected, LLMCallFailed, MissingKey
 from tests.fakes.llm_server import (
     bad_request,
     invalid_json,
@@ -134,6 +134,28 @@ async def test_a_missing_key_names_the_variable(settings, store, role, variable,
     with pytest.raises(MissingKey) as missing:
         await ask(settings, store, role=role)
     assert str(missing.value) == hint and missing.value.variable == variable
+
+
+async def test_a_custom_openai_kind_provider_without_key_or_url_says_where_the_url_goes(settings, store):
+    from curation.config import ProviderSettings
+    local = settings.model_copy(update={
+        "providers": {**settings.providers, "local": ProviderSettings(kind="openai")},
+        "models": settings.models.model_copy(update={"tag": "local:qwen2.5-7b"})})
+    with pytest.raises(MissingKey) as missing:
+        await ask(local, store)
+    assert str(missing.value) == "set OPENAI_API_KEY (or base_url under [providers.local] for an OpenAI-compatible server)"
+
+
+@pytest.mark.parametrize("status", [401, 403])
+async def test_a_refused_key_stops_the_run_with_one_line(llm_server, llm_settings, store, status):
+    from tests.fakes.llm_server import Response
+    llm_server.script(Response(kind="status", status=status, message="Incorrect API key provided"))
+    with pytest.raises(KeyRejected) as refused:
+        await ask(llm_settings, store)
+    assert str(refused.value).startswith(f"the openai server refused the key in OPENAI_API_KEY (HTTP {status}")
+    assert llm_server.count() == 1
+    [row] = store.llm_calls()
+    assert "Incorrect API key" in row.error
 
 
 async def test_keys_never_reach_the_store(llm_server, llm_settings, store, monkeypatch):
