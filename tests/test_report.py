@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
@@ -63,8 +62,7 @@ def test_report_writes_figures_and_plots(seeded, settings):
     assert "retranslations requested and not done yet: 2" in text
 
 
-@pytest.mark.parametrize("language", ["kk"])
-def test_report_without_verdicts_says_what_to_do(settings, store, language):
+def test_report_without_verdicts_says_what_to_do(settings, store):
     result = CliRunner().invoke(app, ["report"])
     assert result.exit_code == 0
     assert "No verdicts pulled yet" in (settings.path("reports") / "review.md").read_text(encoding="utf-8")

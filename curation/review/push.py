@@ -30,10 +30,12 @@ class SheetPush:
     updated: int = 0
     unchanged: int = 0
     kept_filled: int = 0  # changed items whose filled row was left alone and got a new row
+    restored: int = 0  # rows the sheet had lost (deleted rows, a deleted workbook), written again
 
     def line(self) -> str:
         return (f"{self.annotator}: {self.ref}: {self.added} added, {self.updated} updated, {self.unchanged} unchanged"
-                + (f", {self.kept_filled} filled rows kept (new version added below)" if self.kept_filled else ""))
+                + (f", {self.kept_filled} filled rows kept (new version added below)" if self.kept_filled else "")
+                + (f", {self.restored} deleted rows restored" if self.restored else ""))
 
 
 @dataclass
@@ -100,8 +102,6 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
             in_sheet.setdefault(row.cells.get("key", ""), row)
         next_row[tab] = max((row.row for row in rows), default=1) + 1
     pushed = [row for row in store.pushed_rows(target.language, target.annotator) if row.sheet == ref]
-    for row in pushed:
-        next_row[row.tab] = max(next_row.get(row.tab, 2), row.row + 1)
     judged = {(v.item_id, v.translation_hash) for v in store.verdicts(target.language) if v.annotator == target.annotator}
     judged |= {(s.competition, s.description_hash) for s in store.rubric_scores() if s.annotator == target.annotator}
 
@@ -113,11 +113,16 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
         editable = tuple(c.key for c in columns_for(RUBRIC_TAB if target.rubric else item.field) if c.editable)
         versions = [row for row in pushed if row.item_id == item.item_id]
         latest = max(versions, key=lambda row: (row.pushed_at, row.row)) if versions else None
-        if latest and latest.translation_hash == item.translation_hash:
+        current = in_sheet.get(latest.key) if latest else None
+        if latest and latest.translation_hash == item.translation_hash and current:
             summary.unchanged += 1
             continue
-        current = in_sheet.get(latest.key) if latest else None
-        if latest and current and not current.filled(editable) and (item.item_id, latest.translation_hash) not in judged:
+        if latest and latest.translation_hash == item.translation_hash:
+            # The row is gone from the sheet (deleted, or the workbook was removed): write it again, same id.
+            key, row_number = latest.key, next_row.get(tab, 2)
+            next_row[tab] = row_number + 1
+            summary.restored += 1
+        elif latest and current and not current.filled(editable) and (item.item_id, latest.translation_hash) not in judged:
             key, row_number = latest.key, current.row
             summary.updated += 1
         else:
@@ -125,7 +130,7 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
             row_number = next_row.get(tab, 2)
             next_row[tab] = row_number + 1
             summary.added += 1
-            summary.kept_filled += bool(latest)
+            summary.kept_filled += bool(current)  # the old row stays as the annotator left it
         writes.append(RowWrite(tab, row_number, row_values(item, key, target.rubric)))
         records.append(PushedRow(language=target.language, annotator=target.annotator, key=key, item_id=item.item_id,
                                  sheet=ref, tab=tab, row=row_number, translation_hash=item.translation_hash,

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 
 from curation.records import VERDICTS, RubricStats, ReviewStats, Verdict
 from curation.review.decisions import decide, decide_rubric, latest_per_annotator
-from curation.review.items import item_id, review_items, rubric_items
+from curation.review.items import review_items, rubric_items
 from curation.store import Store
 
 

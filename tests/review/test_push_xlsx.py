@@ -121,3 +121,27 @@ def test_push_without_annotators_says_where_to_name_them(seeded, settings):
 
     with pytest.raises(PushError, match=r"\[review.annotators\]"):
         push(seeded, settings, "kk", backend_for(settings))
+
+
+def test_deleted_rows_and_a_deleted_workbook_are_restored(seeded, review_settings):
+    from curation.review.pull import pull
+
+    backend = backend_for(review_settings)
+    path = _workbook(push(seeded, review_settings, "kk", backend, annotator="aigerim"), "aigerim")
+    book = openpyxl.load_workbook(path)
+    book["domain"].delete_rows(2)  # spaceship-titanic/domain/kk
+    book.save(path)
+    assert "was deleted" in pull(seeded, review_settings, "kk", backend).problems[0]
+
+    [sheet] = push(seeded, review_settings, "kk", backend, annotator="aigerim").sheets
+    assert (sheet.restored, sheet.added, sheet.unchanged) == (1, 0, 5)
+    assert "1 deleted rows restored" in sheet.line()
+    rows = [row[0] for row in openpyxl.load_workbook(path)["domain"].iter_rows(min_row=2, values_only=True) if row[0]]
+    assert rows == ["titanic/domain/kk", "spaceship-titanic/domain/kk"]
+    assert pull(seeded, review_settings, "kk", backend).problems == []
+
+    path.unlink()
+    [sheet] = push(seeded, review_settings, "kk", backend, annotator="aigerim").sheets
+    assert sheet.restored == 6
+    rows = [row[0] for row in openpyxl.load_workbook(path)["description"].iter_rows(min_row=2, values_only=True)]
+    assert rows[:2] == ["spaceship-titanic/description/kk", "titanic/description/kk"]
