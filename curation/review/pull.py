@@ -18,6 +18,7 @@ from curation.records import FIELDS, PushedRow, RubricScore, Verdict
 from curation.review import annotations
 from curation.review.items import parse_item_id
 from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB
+from curation.review.progress import update_review_status
 from curation.review.sheet import ReviewError, SheetBackend, SheetContent, SheetRow, normal_text
 from curation.review.verdicts import parse_score, parse_verdict
 from curation.review.xlsx_backend import XlsxBackend, safe_text
@@ -71,6 +72,8 @@ def pull(store: Store, settings: Settings, language: str, backend: SheetBackend,
     for content in contents:
         _read_sheet(store, settings, language, content, collected, report, from_file=file is not None)
     _store(store, settings, language, collected, report)
+    if language != settings.project.source_language:
+        update_review_status(store, language)
     return report
 
 

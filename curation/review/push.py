@@ -12,6 +12,7 @@ from curation.config import Settings
 from curation.records import PushedRow, ReviewItem
 from curation.review.items import assign, review_items, rubric_items
 from curation.review.layout import QUESTION, RUBRIC_TAB, columns_for
+from curation.review.progress import update_review_status
 from curation.review.sheet import ReviewError, RowWrite, SheetBackend, SheetRow, Target
 from curation.store import Store
 
@@ -87,6 +88,8 @@ def push(store: Store, settings: Settings, language: str, backend: SheetBackend,
         return report
     for name, assigned in plan_annotators(settings, language, items, annotator, rubric).items():
         report.sheets.append(_push_sheet(store, backend, Target(language, name, rubric), assigned))
+    if not rubric:
+        update_review_status(store, language)
     if not rubric and len(annotators_for(settings, language, rubric)) < 2 and not annotator:
         report.notes.append(f"only one annotator for {language}: no items are judged twice, so no agreement figures")
     return report

@@ -110,9 +110,12 @@ def test_pull_a_returned_file_from_anywhere(seeded, review_settings, pushed, tmp
     returned.parent.mkdir()
     returned.write_bytes(pushed.read_bytes())
     fill(returned, "domain", "titanic/domain/kk", verdict="YES and YES")
+    assert seeded.status("titanic", "review:kk").detail == "waiting for a verdict on description, data_card, domain"
     report = pull(seeded, review_settings, "kk", backend_for(review_settings), file=returned)
     assert report.verdicts == 1 and report.problems == []
     assert seeded.verdicts("kk")[0].annotator == "aigerim"
+    status = seeded.status("titanic", "review:kk")
+    assert (status.status, status.detail) == ("pending", "waiting for a verdict on description, data_card")
 
 
 def test_import_rebuilds_the_store_from_annotations(seeded, review_settings, pushed):
