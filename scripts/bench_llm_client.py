@@ -4,14 +4,15 @@
 
 The fake server runs in its own process, so this process's CPU time is the client's alone (SDK, limiter,
 validation, cache lookup and call log). Prints the achieved request rate as a fraction of the limit (the limit is
-the bottleneck when latency x rate < max_concurrent) and the client CPU time per call, for fresh calls and for a
-second pass answered from the cache.
+the bottleneck when latency x rate < max_concurrent) and the client CPU time per call, for fresh calls, for a
+second pass answered from the cache, and for the bare openai SDK making the same requests (the floor).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,6 +49,38 @@ async def run_calls(settings: Settings, store: Store, calls: int, role: str, pre
     return wall, cpu
 
 
+async def run_bare_sdk(url: str, calls: int, concurrent: int, rpm: int) -> float:
+    """Client CPU seconds for the same requests made with the bare openai SDK, paced at the same rate by plain
+    sleeps: the floor the client builds on."""
+    import openai
+
+    from curation.llm.schemas import strict_json_schema
+
+    client = openai.AsyncOpenAI(api_key="bench", base_url=f"{url}/v1", max_retries=0)
+    gate = asyncio.Semaphore(concurrent)
+    response_format = {"type": "json_schema",
+                       "json_schema": {"name": "Domain", "schema": strict_json_schema(Domain), "strict": True}}
+
+    start = time.monotonic()
+
+    async def one(n: int) -> None:
+        await asyncio.sleep(max(0.0, start + n * 60 / rpm - time.monotonic()))
+        async with gate:
+            completion = await client.chat.completions.create(
+                model="gpt-4o-mini", temperature=0, max_tokens=4096, response_format=response_format,
+                messages=[{"role": "system", "content": "Name the domain of a competition."},
+                          {"role": "user", "content": f"Competition: bare-{n}"}])
+            Domain.model_validate_json(completion.choices[0].message.content)
+
+    await one(0)
+    start = time.monotonic()
+    cpu = time.process_time()
+    await asyncio.gather(*(one(n) for n in range(calls)))
+    cpu = time.process_time() - cpu
+    await client.close()
+    return cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=600)
@@ -55,10 +88,12 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.05, help="seconds the fake server takes per answer")
     parser.add_argument("--concurrent", type=int, default=16, help="max_concurrent of the provider")
     parser.add_argument("--provider", choices=["openai", "anthropic"], default="openai")
+    parser.add_argument("--rounds", type=int, default=3, help="repeat and report the median (CPU time is noisy)")
     args = parser.parse_args()
 
     server = subprocess.Popen([sys.executable, "-m", "tests.fakes.llm_server", "--latency", str(args.latency),
                                "--answer", '{"domain": "finance"}'], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    fresh, cached, bare, walls = [], [], [], []
     try:
         url = server.stdout.readline().strip()
         fake = SimpleNamespace(openai_base_url=f"{url}/v1", anthropic_base_url=url)
@@ -66,22 +101,29 @@ def main() -> None:
                               timeout_seconds=30.0, max_retry_seconds=30.0)
         role = "tag" if args.provider == "openai" else "refine"
         with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "bench.sqlite") as store:
-            asyncio.run(run_calls(settings, store, 5, role, prefix="warm-up"))  # warm up imports and connections, not measured
-            wall, cpu = asyncio.run(run_calls(settings, store, args.calls, role))
-            cached_wall, cached_cpu = asyncio.run(run_calls(settings, store, args.calls, role))
+            asyncio.run(run_calls(settings, store, 5, role, prefix="warm-up"))  # imports and connections, not measured
+            for round_ in range(args.rounds):
+                wall, cpu = asyncio.run(run_calls(settings, store, args.calls, role, prefix=f"round{round_}"))
+                walls.append(wall)
+                fresh.append(cpu / args.calls)
+                cached.append(asyncio.run(run_calls(settings, store, args.calls, role, prefix=f"round{round_}"))[1] / args.calls)
+                if args.provider == "openai":
+                    bare.append(asyncio.run(run_bare_sdk(url, args.calls, args.concurrent, args.rpm)) / args.calls)
     finally:
         server.terminate()
         server.wait()
 
-    achieved = args.calls / wall * 60
+    achieved = args.calls / statistics.median(walls) * 60
     # A perfectly paced run sends its last request (calls - 1) intervals after the first and is done one latency later.
     ideal = args.calls / (((args.calls - 1) * 60 / args.rpm) + args.latency) * 60
-    print(f"provider {args.provider}, {args.calls} calls, limit {args.rpm} requests/min, latency {args.latency * 1000:.0f} ms, "
-          f"max_concurrent {args.concurrent}")
+    ms = lambda values: f"{statistics.median(values) * 1000:.2f} ms (best {min(values) * 1000:.2f})"  # noqa: E731
+    print(f"provider {args.provider}, {args.calls} calls x {args.rounds} rounds, limit {args.rpm} requests/min, "
+          f"latency {args.latency * 1000:.0f} ms, max_concurrent {args.concurrent}")
     print(f"achieved {achieved:.0f} requests/min = {achieved / args.rpm:.3f} of the limit "
           f"(a perfectly paced client: {ideal / args.rpm:.3f})")
-    print(f"client CPU per call: {cpu / args.calls * 1000:.2f} ms fresh, {cached_cpu / args.calls * 1000:.2f} ms from the cache "
-          f"({args.calls} cache hits in {cached_wall:.2f} s)")
+    print(f"client CPU per call, median of rounds: {ms(fresh)} fresh, {ms(cached)} from the cache")
+    if bare:
+        print(f"the bare openai SDK making the same requests at the same pace (no cache, log or limits): {ms(bare)}")
 
 
 if __name__ == "__main__":
