@@ -146,6 +146,8 @@ class XlsxBackend:
                 cell.protection = Protection(locked=not column.editable)
                 if not column.editable and row <= used:
                     cell.fill = LOCKED_FILL
+            if row <= used:
+                sheet.row_dimensions[row].height = _row_height(sheet, row, columns)
         answer = next(i for i, column in enumerate(columns) if column.key in ("verdict", "score"))
         choices = RUBRIC_CHOICES if sheet.title == RUBRIC_TAB else VERDICT_CHOICES
         validation = DataValidation(type="list", formula1='"' + ",".join(choices) + '"', allow_blank=True,
@@ -158,6 +160,17 @@ class XlsxBackend:
         # Annotators may still resize rows and columns to read long texts.
         sheet.protection.formatColumns = False
         sheet.protection.formatRows = False
+
+
+def _row_height(sheet: Worksheet, row: int, columns) -> float:
+    """Points enough to show the longest wrapped cell of a row; Excel does not fit rows to wrapped text on opening."""
+    lines = 1
+    for index, column in enumerate(columns):
+        value = sheet.cell(row, index + 1).value
+        if value:
+            # about one character per width unit; each paragraph starts a new line
+            lines = max(lines, sum(max(1, -(-len(part) // max(column.width - 2, 1))) for part in str(value).split("\n")))
+    return min(409.0, 15.0 * lines)  # 409 points is the tallest row a spreadsheet allows
 
 
 def _put_text(cell, text: str, editable: bool):

@@ -44,6 +44,7 @@ def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_setti
     assert sheet.protection.sheet
     assert [sheet.cell(2, col).protection.locked for col in range(1, 9)] == [True, True, True, True, False, False, False, True]
     assert sheet.cell(2, 2).alignment.wrap_text
+    assert sheet.row_dimensions[2].height >= 30  # tall enough for the two wrapped lines of the translation
 
     # the second annotator gets 20% of the six items, rounded up: two, the same on every push
     second = openpyxl.load_workbook(_workbook(report, "dana"))
