@@ -112,7 +112,7 @@ class LLM:
         if stored is None or stored.response is None:
             return None
         try:
-            parsed = schema.model_validate_json(stored.response) if schema is not None else None
+            parsed = schema.model_validate_json(without_code_fence(stored.response)) if schema is not None else None
         except ValidationError:
             return None  # the schema's validators grew stricter since; ask again
         usage = Usage(stored.tokens_in, stored.tokens_out, stored.tokens_cached)
@@ -227,7 +227,7 @@ class LLM:
                 parsed = None
                 break
             try:
-                parsed = schema.model_validate_json(reply.text)
+                parsed = schema.model_validate_json(without_code_fence(reply.text))
                 break
             except ValidationError as error:
                 invalid_answers += 1
@@ -258,6 +258,14 @@ def backoff(failures: int, settings: ProviderSettings) -> float:
     """Exponential back-off with jitter; the first wait is 1 s, or a twentieth of the retry budget if that is less."""
     first = min(1.0, settings.max_retry_seconds / 20) or 0.01
     return min(MAX_BACKOFF_SECONDS, first * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
+
+
+def without_code_fence(text: str) -> str:
+    """Servers that ignore the requested format often wrap JSON in a ```json fence; the JSON inside is the answer."""
+    stripped = text.strip()
+    if stripped.startswith("```") and stripped.endswith("```"):
+        return stripped.split("\n", 1)[1].rsplit("```", 1)[0] if "\n" in stripped else stripped.strip("`")
+    return text
 
 
 def describe_invalid(error: ValidationError, reply: Reply) -> str:

@@ -133,3 +133,14 @@ async def test_an_answer_that_never_validates_fails_the_item_after_the_bounded_r
     assert "did not match Grade after 3 tries" in failed.value.reason
     [row] = store.llm_calls()
     assert row.error == failed.value.reason and row.response is None and row.attempts == 3
+
+
+async def test_json_in_a_code_fence_is_read(llm_server, settings, store):
+    local = pointed_at(settings, llm_server, structured_output="json_mode")
+    llm_server.script('```json\n{"grade": "C", "reasons": ["fenced"]}\n```')
+    async with LLM(local, store, stage="describe") as llm:
+        result = await llm.ask(role="score", messages=MESSAGES, schema=Grade, item="titanic")
+    assert result.parsed.reasons == ["fenced"] and llm_server.count() == 1
+    async with LLM(local, store, stage="describe") as llm:
+        again = await llm.ask(role="score", messages=MESSAGES, schema=Grade, item="titanic")
+    assert again.cached and again.parsed == result.parsed and llm_server.count() == 1
