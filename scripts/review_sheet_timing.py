@@ -2,8 +2,8 @@
 
     python scripts/review_sheet_timing.py [N]
 
-Runs in a temporary project with a seeded store; no network. Every tenth row is answered with an own
-version (a tenth of the descriptions), so pull runs the language, script and placeholder checks on those.
+Runs in a temporary project with a seeded store; no network. Every tenth description gets an own version,
+so pull runs the language, script and placeholder checks on those.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def annotators_for(settings: Settings, language: str, rubric: bool) -> list[str]
     """The configured annotators of a language; the rubric gets default names when none are configured."""
     names = list(settings.review.annotators.get(language, []))
     if rubric and len(names) < settings.review.rubric_annotators:
-        names += [f"rubric-{n}" for n in range(len(names) + 1, settings.review.rubric_annotators + 1)]
+        names += [f"annotator-{n}" for n in range(len(names) + 1, settings.review.rubric_annotators + 1)]
     return names
 
 

@@ -26,7 +26,7 @@ def test_push_without_annotators_names_the_key_to_set_and_goes_on(project, seede
     assert result.exit_code == 1
     assert "error: no annotators for kk: add them under [review.annotators]" in result.output
     assert "Traceback" not in result.output
-    assert "en rubric-1:" in result.output and "en rubric-2:" in result.output  # the rubric went out regardless
+    assert "en annotator-1:" in result.output and "en annotator-2:" in result.output  # the rubric went out regardless
 
 
 def test_mistakes_get_one_line(project, seeded):
@@ -39,7 +39,7 @@ def test_mistakes_get_one_line(project, seeded):
 
 def test_rubric_push_pull_merge(project, seeded):
     assert curate("review", "push", "--lang", "en").exit_code == 0
-    first, second = project / "review" / "en" / "rubric-rubric-1.xlsx", project / "review" / "en" / "rubric-rubric-2.xlsx"
+    first, second = project / "review" / "en" / "rubric-annotator-1.xlsx", project / "review" / "en" / "rubric-annotator-2.xlsx"
     fill(first, "rubric", "titanic", score="2 - good")
     fill(first, "rubric", "spaceship-titanic", score="5", comment="great")
     fill(second, "rubric", "titanic", score="1", comment="the metric is not named")
@@ -47,7 +47,7 @@ def test_rubric_push_pull_merge(project, seeded):
     result = curate("review", "pull", "--lang", "en")
 
     assert result.exit_code == 1  # one row not taken
-    assert "rubric-rubric-1.xlsx tab 'rubric' row 2 (spaceship-titanic): '5' is not a score" in result.output
+    assert "rubric-annotator-1.xlsx tab 'rubric' row 2 (spaceship-titanic): '5' is not a score" in result.output
     assert "en: 0 new verdicts, 2 new rubric scores" in result.output
     files = sorted((project / "annotations" / "en").glob("*-rubric.csv"))
     assert len(files) == 2

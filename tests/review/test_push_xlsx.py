@@ -104,7 +104,7 @@ def test_pushing_again_adds_only_new_or_changed_items_and_keeps_filled_rows(seed
 
 def test_rubric_sheet_for_the_english_descriptions(seeded, review_settings):
     report = push(seeded, review_settings, "en", backend_for(review_settings))
-    assert [sheet.annotator for sheet in report.sheets] == ["rubric-1", "rubric-2"]
+    assert [sheet.annotator for sheet in report.sheets] == ["annotator-1", "annotator-2"]
     book = openpyxl.load_workbook(report.sheets[0].ref)
     assert book.sheetnames == ["Instructions", "rubric"]
     sheet = book["rubric"]
