@@ -370,8 +370,8 @@ class LLMCall(Record):
     tokens_cached: int = 0
     cost_usd: float = 0.0
     saved_usd: float = 0.0  # for a cache hit: what the original call cost
-    latency_ms: int = 0
-    attempts: int = 0
+    latency_ms: int = 0  # from the start of the call to its answer, waits for limits and retries included
+    attempts: int = 0  # HTTP requests made (0 for a cache hit)
     cached: bool = False
     error: str | None = None
     created_at: str = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
@@ -174,53 +175,24 @@ class LLM:
 
     async def _call(self, call: LLMCall, provider: Provider, settings: ProviderSettings, messages: list[dict],
                     schema: type[BaseModel] | None, price: Price | None, input_tokens: int) -> Answer:
-        limits = self._limits[call.provider]
-        mode = self._mode(call.provider, settings, schema)
+        """Ask until an answer validates (bounded), log the call, and return the answer or raise its failure."""
+        progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic())
         conversation = list(messages)
-        usage = Usage()
-        attempts = transient_failures = invalid_answers = 0
-        started = time.monotonic()
-        deadline = started + settings.max_retry_seconds
+        invalid_answers = 0
 
         def fail(reason: str) -> LLMCallFailed:
-            self._log(call, usage, price, started, attempts, error=reason)
+            self._log(call, progress, price, error=reason)
             self.failures += 1
             return LLMCallFailed(call.item, call.role, reason)
 
-        # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
-        # The reservation is corrected with the real usage once the answer is in.
-        expected_tokens = input_tokens + self.settings.llm.max_output_tokens // 8
         while True:
-            attempts += 1
             try:
-                async with limits.slot(expected_tokens) as reservation:
-                    reply = await provider.send(call.model, conversation, schema, mode,
-                                                self.settings.llm.temperature, self.settings.llm.max_output_tokens)
-                    reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
-            except SchemaUnsupported as error:
-                if settings.structured_output != "auto" or mode != "json_schema" or settings.kind != "openai":
-                    raise fail(error.reason) from None
-                mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead, remembered if it works
-                continue
+                reply = await self._send(call, provider, settings, conversation, schema, input_tokens, progress)
             except Rejected as error:
                 failed = fail(error.reason)  # the call row is written either way
                 if error.status in (401, 403):
                     raise KeyRejected(settings.key_variable, call.provider, error.reason) from None
                 raise failed from None
-            except Transient as error:
-                transient_failures += 1
-                wait = error.retry_after if error.retry_after is not None else backoff(transient_failures, settings)
-                if error.retry_after is not None:
-                    limits.pause(wait)
-                if time.monotonic() + wait > deadline:
-                    raise fail(f"{error.reason}; gave up after {attempts} attempts in "
-                               f"{time.monotonic() - started:.1f}s (max_retry_seconds = {settings.max_retry_seconds:g})") from None
-                await asyncio.sleep(wait)
-                continue
-
-            usage = usage + reply.usage
-            if mode == "json_mode" and settings.structured_output == "auto":  # the fallback worked: keep it
-                self._json_mode.add(call.provider)
             if reply.refusal is not None:
                 raise fail(f"the model refused: {one_line(reply.refusal)}")
             if schema is None:
@@ -237,21 +209,70 @@ class LLM:
                 conversation += [{"role": "assistant", "content": reply.text},
                                  {"role": "user", "content": correction(schema, problem)}]
 
-        cost = self._log(call, usage, price, started, attempts, response=reply.text)
+        cost = self._log(call, progress, price, response=reply.text)
         self.calls += 1
-        return Answer(text=reply.text, parsed=parsed, usage=usage, cost_usd=cost, cached=False,
-                      request_hash=call.request_hash, attempts=attempts)
+        return Answer(text=reply.text, parsed=parsed, usage=progress.usage, cost_usd=cost, cached=False,
+                      request_hash=call.request_hash, attempts=progress.attempts)
 
-    def _log(self, call: LLMCall, usage: Usage, price: Price | None, started: float, attempts: int,
-             response: str | None = None, error: str | None = None) -> float:
+    async def _send(self, call: LLMCall, provider: Provider, settings: ProviderSettings, conversation: list[dict],
+                    schema: type[BaseModel] | None, input_tokens: int, progress: Progress) -> Reply:
+        """One reply through the provider's limits. Transient failures wait and retry until max_retry_seconds;
+        a json_schema request the server rejects falls back to JSON mode under `auto`. Raises Rejected."""
+        limits = self._limits[call.provider]
+        deadline = progress.started + settings.max_retry_seconds
+        # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
+        # The reservation is corrected with the real usage once the answer is in.
+        expected_tokens = input_tokens + self.settings.llm.max_output_tokens // 8
+        failures = 0
+        while True:
+            progress.attempts += 1
+            try:
+                async with limits.slot(expected_tokens) as reservation:
+                    reply = await provider.send(call.model, conversation, schema, progress.mode,
+                                                self.settings.llm.temperature, self.settings.llm.max_output_tokens)
+                    reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
+            except SchemaUnsupported:
+                if settings.structured_output != "auto" or progress.mode != "json_schema" or settings.kind != "openai":
+                    raise
+                progress.mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead
+                continue
+            except Transient as error:
+                failures += 1
+                wait = error.retry_after if error.retry_after is not None else backoff(failures, settings)
+                if error.retry_after is not None:
+                    limits.pause(wait)
+                if time.monotonic() + wait > deadline:
+                    raise Rejected(f"{error.reason}; gave up after {progress.attempts} attempts in "
+                                   f"{time.monotonic() - progress.started:.1f}s "
+                                   f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
+                await asyncio.sleep(wait)
+                continue
+            progress.usage = progress.usage + reply.usage
+            if progress.mode == "json_mode" and settings.structured_output == "auto":
+                self._json_mode.add(call.provider)  # the fallback worked: keep it for the rest of the run
+            return reply
+
+    def _log(self, call: LLMCall, progress: Progress, price: Price | None, response: str | None = None,
+             error: str | None = None) -> float:
         """Write the call row now (a killed run keeps it) and count its cost against the budget."""
+        usage = progress.usage
         cost = cost_usd(price, usage)
         self.spent_usd += cost
         self.store.log_llm_call(call.model_copy(update={
             "response": response, "error": error, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
-            "tokens_cached": usage.tokens_cached, "cost_usd": cost, "attempts": attempts,
-            "latency_ms": round((time.monotonic() - started) * 1000)}))
+            "tokens_cached": usage.tokens_cached, "cost_usd": cost, "attempts": progress.attempts,
+            "latency_ms": round((time.monotonic() - progress.started) * 1000)}))
         return cost
+
+
+@dataclass
+class Progress:
+    """One call's running tally across its HTTP attempts."""
+
+    mode: Mode
+    started: float  # time.monotonic() when the call began; latency and the retry deadline count from here
+    attempts: int = 0
+    usage: Usage = field(default_factory=Usage)
 
 
 def backoff(failures: int, settings: ProviderSettings) -> float:
