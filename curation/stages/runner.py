@@ -116,7 +116,8 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                 summary.stopped = str(error)
                 summary.not_started += 1  # this item did not finish; it stays pending
                 continue
-            stage.record(store, result)
+            with store.transaction():  # the stage's writes for one item land together or not at all
+                stage.record(store, result)
             summary.done += 1
 
     workers = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(items))))]

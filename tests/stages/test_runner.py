@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -82,6 +83,20 @@ async def test_a_stage_can_fail_one_item_for_its_own_reasons(llm_server, llm_set
     summary = await run(Picky(["titanic", "house-prices"]), store, llm_settings)
     assert summary.done == 1
     assert summary.failed == [("house-prices", "the domain is not in the vocabulary; add it to [tag] vocabulary")]
+
+
+async def test_an_items_record_is_one_transaction(llm_server, llm_settings, store):
+    class Crashing(DomainStage):
+        def record(self, store, result):
+            super().record(store, result)  # written ...
+            if result.competition == "house-prices":
+                raise RuntimeError("disk full")  # ... and rolled back with the rest of this item
+
+    llm_server.respond_with(by_competition)
+    with pytest.raises(RuntimeError, match="disk full"):
+        await run(Crashing(["titanic", "house-prices"]), store, llm_settings)
+    assert "house-prices" not in done(store)
+    assert len(store.llm_calls()) == 2  # its answer is in the cache: the rerun will not pay for it
 
 
 async def test_the_budget_stops_starting_items_and_the_next_run_finishes_the_rest(llm_server, llm_settings, store):
