@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from curation.llm import LLM
+from curation.llm.limits import Reservation, TokenBucket
 from tests.fakes.llm_server import answer, pointed_at, rate_limited
 
 
@@ -76,3 +77,12 @@ async def test_a_429_holds_back_the_other_requests_to_that_provider(llm_server, 
     await ask_many(limited, store, 3)
     first, *rest = sorted(r.received_at for r in llm_server.requests)
     assert len(rest) == 3 and all(at - first >= 0.3 for at in rest)
+
+
+
+def test_a_token_reservation_is_corrected_with_the_real_usage():
+    bucket = TokenBucket(rate=0.001, capacity=1000)  # refills so slowly that only the correction can free tokens
+    assert bucket.reserve(900) == 0  # the estimate fits the burst
+    Reservation(bucket, 900).settle(100)  # the request really used 100 tokens: 800 come back
+    assert bucket.reserve(900) == 0  # so a second one fits at once
+    assert bucket.reserve(100) > 0  # and now the bucket is empty
