@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from curation.checks.description_lint import explain, lint_description
 from curation.config import Settings
 from curation.fingerprint import fingerprint
-from curation.llm import LLM, LLMCallFailed
+from curation.llm import LLM, Answer, LLMCallFailed
 from curation.prompts import Prompt, load_prompt
 from curation.records import Competition, Description, DescriptionRound, GradeReport, Notebook, Problem
 from curation.store import Store
@@ -245,11 +245,10 @@ def _nonempty(text: str, item: DescribeItem, role: str) -> str:
     return text
 
 
-def _with_cost(round_: DescriptionRound, answer: object) -> DescriptionRound:
+def _with_cost(round_: DescriptionRound, answer: Answer) -> DescriptionRound:
     """Add one call's tokens and cost to a round (a round is one writing call plus its scoring call)."""
-    usage = answer.usage  # type: ignore[attr-defined]
     return round_.model_copy(update={
-        "tokens_in": round_.tokens_in + usage.tokens_in,
-        "tokens_out": round_.tokens_out + usage.tokens_out,
-        "cost_usd": round_.cost_usd + answer.cost_usd,  # type: ignore[attr-defined]
+        "tokens_in": round_.tokens_in + answer.usage.tokens_in,
+        "tokens_out": round_.tokens_out + answer.usage.tokens_out,
+        "cost_usd": round_.cost_usd + answer.cost_usd,
     })
