@@ -13,12 +13,8 @@ from curation.records import PushedRow, ReviewItem
 from curation.review.items import assign, review_items, rubric_items
 from curation.review.layout import QUESTION, RUBRIC_TAB, columns_for
 from curation.review.progress import update_review_status
-from curation.review.sheet import ReviewError, RowWrite, SheetBackend, SheetRow, Target
+from curation.review.sheet import RowWrite, SheetBackend, SheetRow, Target
 from curation.store import Store
-
-
-class PushError(ReviewError):
-    """A push that cannot start (no annotators named); the message says what to do."""
 
 
 @dataclass
@@ -47,10 +43,14 @@ class PushReport:
 
 
 def annotators_for(settings: Settings, language: str, rubric: bool) -> list[str]:
-    """The configured annotators of a language; the rubric gets default names when none are configured."""
+    """The configured annotators of a language, topped up with default names (annotator-1, annotator-2, ...):
+    the rubric needs `rubric_annotators`; translations need one, and a second when items are to be judged twice."""
     names = list(settings.review.annotators.get(language, []))
-    if rubric and len(names) < settings.review.rubric_annotators:
-        names += [f"annotator-{n}" for n in range(len(names) + 1, settings.review.rubric_annotators + 1)]
+    wanted = settings.review.rubric_annotators if rubric else (2 if settings.review.second_annotator_share > 0 else 1)
+    if not names:
+        names = [f"annotator-{n}" for n in range(1, wanted + 1)]
+    elif rubric and len(names) < wanted:
+        names += [f"annotator-{n}" for n in range(len(names) + 1, wanted + 1)]
     return names
 
 
@@ -64,9 +64,6 @@ def plan_annotators(settings: Settings, language: str, items: list[ReviewItem], 
     plan = assign(items, names, settings.review.second_annotator_share)
     if annotator:
         return {annotator: plan.get(annotator, list(items))}
-    if not plan:
-        raise PushError(f"no annotators for {language}: add them under [review.annotators] in curate.toml "
-                        f'({language} = ["name@example.org"]) or pass --annotator NAME')
     return plan
 
 
@@ -90,6 +87,10 @@ def push(store: Store, settings: Settings, language: str, backend: SheetBackend,
         report.sheets.append(_push_sheet(store, backend, Target(language, name, rubric), assigned))
     if not rubric:
         update_review_status(store, language)
+    if not settings.review.annotators.get(language) and not annotator:
+        report.notes.append(f"no annotators named for {language}: the sheets are for "
+                            f"{', '.join(annotators_for(settings, language, rubric))}; name them under "
+                            f'[review.annotators] in curate.toml ({language} = ["name@example.org"]) to send them')
     if not rubric and len(annotators_for(settings, language, rubric)) < 2 and not annotator:
         report.notes.append(f"only one annotator for {language}: no items are judged twice, so no agreement figures")
     return report

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import typer
 
-from curation.cli import run_llm_stage
+from curation.cli.llm import run_llm_stage
 from curation.config import load_settings
 from curation.llm import LLM
 from curation.stages.runner import run_stage

@@ -21,12 +21,13 @@ def add_annotators(project, line: str) -> None:
                     encoding="utf-8")
 
 
-def test_push_without_annotators_names_the_key_to_set_and_goes_on(project, seeded):
+def test_push_without_annotators_uses_default_names_and_says_where_to_name_them(project, seeded):
     result = curate("review", "push", "--lang", "kk,en")
-    assert result.exit_code == 1
-    assert "error: no annotators for kk: add them under [review.annotators]" in result.output
-    assert "Traceback" not in result.output
-    assert "en annotator-1:" in result.output and "en annotator-2:" in result.output  # the rubric went out regardless
+    assert result.exit_code == 0, result.output
+    assert "kk: no annotators named for kk: the sheets are for annotator-1, annotator-2; name them under " \
+           "[review.annotators]" in result.output
+    assert "kk annotator-1:" in result.output and "kk annotator-2:" in result.output
+    assert "en annotator-1:" in result.output and "en annotator-2:" in result.output
 
 
 def test_mistakes_get_one_line(project, seeded):

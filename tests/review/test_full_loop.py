@@ -57,7 +57,7 @@ async def test_translate_push_fill_pull_merge_report_and_a_second_round(project,
         for slug in slugs:
             store.save_description(Description(
                 competition=slug, provenance="machine", grade="C",
-                text=f"Predict the target of each row of `test.csv` from the labelled rows of `train.csv`."))
+                text="Predict the target of each row of `test.csv` from the labelled rows of `train.csv`."))
             store.save_domain(DomainTag(competition=slug, domain="data science"))
     llm_server.respond_with(Translator())
     await translate(llm_settings)

@@ -71,7 +71,7 @@ def test_pull_stores_valid_answers_and_names_every_bad_row(seeded, review_settin
     [locked] = _lines(report, "spaceship-titanic/domain/kk")
     assert "locked column 'Translation' was edited" in locked
     [duplicated] = _lines(report, "appears again")
-    assert f"row 10 (digit-recognizer/data_card/kk)" in duplicated and f"first at row {duplicate}" in duplicated
+    assert "row 10 (digit-recognizer/data_card/kk)" in duplicated and f"first at row {duplicate}" in duplicated
     [stranger] = _lines(report, "unknown item id")
     assert "row 11" in stranger and "titanic/description/xx" in stranger
     [deleted] = _lines(report, "was deleted")

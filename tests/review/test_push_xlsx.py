@@ -115,13 +115,13 @@ def test_rubric_sheet_for_the_english_descriptions(seeded, review_settings):
     assert validation.formula1 == '"0 - unusable,1 - needs revision,2 - good"'
 
 
-def test_push_without_annotators_says_where_to_name_them(seeded, settings):
-    import pytest
+def test_push_without_annotators_uses_default_names_and_says_where_to_name_them(seeded, settings):
+    report = push(seeded, settings, "kk", backend_for(settings))
 
-    from curation.review.push import PushError
-
-    with pytest.raises(PushError, match=r"\[review.annotators\]"):
-        push(seeded, settings, "kk", backend_for(settings))
+    assert [sheet.annotator for sheet in report.sheets] == ["annotator-1", "annotator-2"]
+    assert any("[review.annotators]" in note for note in report.notes)
+    first, second = report.sheets
+    assert first.added > second.added > 0  # everyone's items to the first, a share to the second
 
 
 def test_deleted_rows_and_a_deleted_workbook_are_restored(seeded, review_settings):

@@ -14,7 +14,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from curation.cli import MaxCostOption, open_store, run_llm_stage
+from curation.cli.base import MaxCostOption, open_store
+from curation.cli.llm import run_llm_stage
 from curation.llm import LLM
 from curation.stages.runner import ItemFailed, run_stage
 from curation.store import Store

@@ -1,0 +1,71 @@
+"""The typer app, its consoles, and the helpers and options every command shares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from curation.config import ConfigError, Settings, load_settings
+from curation.languages import UnknownLanguage, parse_language
+from curation.store import Store, StoreError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None, help="Build multilingual ML benchmarks from Kaggle competitions.")
+console = Console()
+errors = Console(stderr=True)
+
+ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="curate.toml to use (default: ./curate.toml).")]
+CompetitionOption = Annotated[str | None, typer.Option("--competition", metavar="SLUG", help="Only this competition.")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Redo finished competitions too (cached LLM answers are reused).")]
+LangOption = Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: all).")]
+MaxCostOption = Annotated[float | None, typer.Option(
+    "--max-cost", min=0, metavar="USD", help="Stop starting LLM calls once the spend would pass this many USD.")]
+
+
+def say(line: str) -> None:
+    """A line of output, printed as written (no markup: paths and model text may hold brackets)."""
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def complain(line: str) -> None:
+    """A line on stderr: a problem, a warning, or what a person should do."""
+    errors.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one error line for the user and return the exit to raise."""
+    errors.print(Text("error: ", style="red") + Text(message), highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def settings_from(config: Path | None) -> Settings:
+    try:
+        return load_settings(config)
+    except ConfigError as error:
+        raise fail(str(error)) from None
+
+
+def open_store(settings: Settings) -> Store:
+    try:
+        return Store(settings.path("store"))
+    except StoreError as error:
+        raise fail(str(error)) from None
+
+
+def languages_from(value: str, settings: Settings, include_source: bool = False) -> list[str]:
+    """ISO codes from a --lang option: 'all', or comma-separated codes; unknown codes are refused with the valid list."""
+    if value.strip().lower() == "all":
+        return settings.project.languages if include_source else settings.project.targets
+    try:
+        return [parse_language(code).code for code in value.split(",") if code.strip()]
+    except UnknownLanguage as error:
+        raise fail(str(error)) from None
+
+
+def known_competition(store: Store, slug: str | None) -> None:
+    """Refuse a --competition that the store does not hold."""
+    if slug is not None and store.competition(slug) is None:
+        raise fail(f"{slug}: no such competition in the store; see `curate status` for the slugs, or run `curate ingest`")

@@ -1,0 +1,142 @@
+"""The LLM stages: `curate describe`, `curate tag` and `curate translate`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from curation.cli.base import (
+    CompetitionOption,
+    ConfigOption,
+    ForceOption,
+    MaxCostOption,
+    app,
+    complain,
+    fail,
+    known_competition,
+    languages_from,
+    open_store,
+    say,
+    settings_from,
+)
+from curation.cli.llm import keyless_roles, print_summary, run_llm_stage
+
+
+@app.command()
+def describe(
+    competition: CompetitionOption = None,
+    max_rounds: Annotated[int | None, typer.Option("--max-rounds", min=1, help="Graded versions at most (default: describe.max_rounds).")] = None,
+    force: ForceOption = False,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
+    from curation.prompts import PromptError
+    from curation.stages.describe import ROLES, DescribeStage
+    from curation.stages.describe_report import describe_figures
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        known_competition(store, competition)
+        try:
+            stage = DescribeStage(settings, only=competition, max_rounds=max_rounds, force=force)
+        except PromptError as error:
+            raise fail(str(error)) from None
+        try:
+            run_llm_stage(stage, settings, store, max_cost, roles=ROLES)
+        finally:
+            for problem in store.problems("describe"):
+                complain(f"needs a person: {problem.line()}")
+            for described in store.descriptions():
+                if described.needs_human and (competition is None or described.competition == competition):
+                    complain(f"needs a person: {described.competition}: " + "; ".join(described.reasons))
+            figures = describe_figures(store, settings.describe.good_grades)
+            if figures.machine or figures.person_written:
+                say(figures.line())
+
+
+@app.command()
+def tag(
+    competition: CompetitionOption = None,
+    force: ForceOption = False,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Give every described competition one domain from [tag] vocabulary."""
+    from curation.prompts import PromptError
+    from curation.stages.tag import TagStage
+
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        known_competition(store, competition)
+        try:
+            stage = TagStage(settings, only=competition, force=force)
+        except PromptError as error:
+            raise fail(str(error)) from None
+        try:
+            run_llm_stage(stage, settings, store, max_cost, roles=("tag",))
+        finally:
+            if stage.waiting:
+                complain(f"waiting for a description (run `curate describe`): {', '.join(stage.waiting)}")
+            for domain in store.domains():
+                if domain.is_new and (competition is None or domain.competition == competition):
+                    complain(f"new domain for {domain.competition}: {domain.domain!r}; add it to [tag] vocabulary "
+                                 "in curate.toml to accept it")
+
+
+
+
+@app.command()
+def translate(
+    lang: Annotated[str, typer.Option("--lang", help="'all' (every target in curate.toml, the default) or ISO codes, e.g. be,kk.")] = "all",
+    competition: CompetitionOption = None,
+    force: ForceOption = False,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Translate descriptions, data cards and domains into the target languages, with automatic checks."""
+    import asyncio
+
+    from curation.llm import LLM, LLMConfigError
+    from curation.prompts import PromptError
+    from curation.stages.translate import translate_languages
+
+    settings = settings_from(config)
+    source = settings.project.source_language
+    languages = languages_from(lang, settings)
+    for code in languages:
+        if code not in settings.project.languages:
+            raise fail(f"{code} is not under [project] languages in curate.toml; add it there to translate into it")
+    if source in languages:
+        complain(f"{source} is the source language: nothing to translate")
+        languages = [code for code in languages if code != source]
+    with open_store(settings) as store:
+        known_competition(store, competition)
+
+        async def run():
+            async with LLM(settings, store, max_cost=max_cost, stage="translate") as llm:
+                return await translate_languages(store, settings, llm, languages, only=competition, force=force)
+
+        try:
+            runs = asyncio.run(run())
+        except (LLMConfigError, PromptError) as error:
+            exit_ = fail(str(error))
+            for line in keyless_roles(settings, ("translate",)):
+                complain(f"  {line}")
+            raise exit_ from None
+        except KeyboardInterrupt:
+            raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
+        complete = True
+        for stage, summary in runs:
+            print_summary(summary)
+            flagged = [t for t in store.translations(language=stage.language, competition=competition) if t.flagged]
+            if flagged:
+                complain(f"  {len(flagged)} flagged for the annotator (checks still failing): "
+                          + ", ".join(f"{t.competition}/{t.field}" for t in flagged)
+                          + f"; see `curate status --lang {stage.language}`")
+            complete = complete and summary.complete
+        for line in runs[0][0].waiting if runs else []:
+            complain(f"waiting: {line}")
+    if not complete:
+        raise typer.Exit(1)

@@ -1,0 +1,91 @@
+"""Running an LLM stage from a command (summary, exit codes, missing keys) and `curate costs`."""
+
+from __future__ import annotations
+
+import typing
+
+import typer
+
+from curation.cli.base import ConfigOption, app, complain, fail, open_store, say, settings_from
+from curation.config import Settings
+from curation.store import Store
+
+if typing.TYPE_CHECKING:
+    from curation.stages.runner import RunSummary, Stage
+
+
+def print_summary(summary: RunSummary) -> None:
+    """A stage run's summary: the headline on stdout, failures and what was left on stderr."""
+    for number, line in enumerate(summary.lines()):
+        (say if number == 0 else complain)(line)
+
+
+def report_run(summary: RunSummary) -> None:
+    """Print a stage run's summary; exit 1 when any item failed or was not started."""
+    print_summary(summary)
+    if not summary.complete:
+        raise typer.Exit(1)
+
+
+def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
+    """One line per role whose provider has neither a key nor a base URL, saying what to set."""
+    lines = []
+    for role in roles:
+        name, provider, model = settings.provider_for(role)
+        if settings.api_key(provider) or settings.base_url(name, provider):
+            continue
+        endpoint = " or OPENAI_BASE_URL" if name == "openai" else (" or ANTHROPIC_BASE_URL" if name == "anthropic" else "")
+        lines.append(f"models.{role} = {name}:{model} needs {provider.key_variable}{endpoint}; or point {role} under "
+                     "[models] in curate.toml at a provider you have a key for")
+    return lines
+
+
+def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: float | None,
+                  roles: tuple[str, ...] = ()) -> RunSummary:
+    """Run an LLM stage with the runner, print its summary, and exit non-zero when anything failed or was left.
+
+    When the run cannot start for want of a key, say for which of `roles` and what to set.
+    """
+    import asyncio
+
+    from curation.llm import LLM, LLMConfigError
+    from curation.prompts import PromptError
+    from curation.stages.runner import run_stage
+
+    async def run() -> RunSummary:
+        async with LLM(settings, store, max_cost=max_cost, stage=stage.name) as llm:
+            return await run_stage(stage, store, settings, llm)
+
+    try:
+        summary = asyncio.run(run())
+    except (LLMConfigError, PromptError) as error:
+        exit_ = fail(str(error))
+        for line in keyless_roles(settings, roles):
+            complain(f"  {line}")
+        raise exit_ from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
+    report_run(summary)
+    return summary
+
+
+@app.command()
+def costs(config: ConfigOption = None) -> None:
+    """Spend and tokens by stage, role and model, and what the cache saved."""
+    settings = settings_from(config)
+    with open_store(settings) as store:
+        lines = store.llm_costs()
+    if not lines:
+        say("no LLM calls logged yet")
+        return
+    header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'failed':>6} " \
+             f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10}"
+    say(header)
+    for line in lines:
+        say(f"{line.stage:<12} {line.role:<10} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
+                      f"{line.failed:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
+                      f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f}")
+    spent = sum(line.cost_usd for line in lines)
+    saved = sum(line.saved_usd for line in lines)
+    say(f"total: ${spent:.4f} spent, ${saved:.4f} saved by the cache "
+                  f"({sum(line.cache_hits for line in lines)} cached answers)")

@@ -1,0 +1,81 @@
+"""`curate run`: the automatic stages in order, then what the curator does next."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from curation.cli.base import ConfigOption, MaxCostOption, app, complain, console, open_store, say, settings_from
+from curation.cli.content import describe, tag, translate
+from curation.cli.ingest import ingest
+from curation.cli.review import review_push
+from curation.config import Settings
+
+# Exit codes that mean the run cannot go on: a setup error (missing key, bad config) or Ctrl-C.
+STOPPING = (2, 130)
+
+
+def _spent(settings: Settings) -> float:
+    with open_store(settings) as store:
+        return sum(line.cost_usd for line in store.llm_costs())
+
+
+def _next_steps(settings: Settings, languages: str) -> list[str]:
+    sheets = settings.path("review_sheets")
+    return [
+        f"1. Send each workbook under {sheets}/ to its annotator (or, with --backend sheets, share the links).",
+        f"2. Put the returned workbooks back in place, then `curate review pull --lang {languages}` "
+        "(or `curate review pull --file PATH` per workbook); fix the rows it reports and pull again.",
+        "3. `curate merge`: final texts; items judged NO without a fix go back to translate.",
+        "4. `curate translate` and `curate review push` again for what merge sent back; repeat 2-4 until merge reports nothing open.",
+        "5. `curate report` for the review statistics, then `curate publish --version 1.0.0 --to dist/ml2b`.",
+    ]
+
+
+@app.command()
+def run(
+    lang: Annotated[str, typer.Option("--lang", help="Languages to translate and push: 'all' or ISO codes.")] = "all",
+    backend: Annotated[str | None, typer.Option("--backend", help="Review sheets backend: xlsx (default) or sheets.")] = None,
+    max_cost: MaxCostOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Run ingest → describe → tag → translate → review push, then print what the curator does next.
+
+    A stage whose items partly failed does not stop the later ones (they work on what is ready); a setup
+    error such as a missing key stops the run with what to set. Exits non-zero when anything is left undone.
+    """
+    settings = settings_from(config)
+    start = _spent(settings)
+
+    def budget() -> float | None:
+        return None if max_cost is None else max(0.0, max_cost - (_spent(settings) - start))
+
+    review_languages = lang if lang.strip().lower() != "all" else ",".join(settings.project.languages)
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("ingest", lambda: ingest(source=None, top=None, code=None, config=config)),
+        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, max_cost=budget(), config=config)),
+        ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config)),
+        ("translate", lambda: translate(lang=lang, competition=None, force=False, max_cost=budget(), config=config)),
+        ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, config=config)),
+    ]
+    unfinished = []
+    for name, step in steps:
+        console.rule(name)
+        try:
+            step()
+        except typer.Exit as exit_:
+            if exit_.exit_code in STOPPING:
+                complain(f"stopped at {name}; fix the above and run `curate run` again (finished work is kept)")
+                raise
+            if exit_.exit_code:
+                unfinished.append(name)
+    console.rule("next")
+    if unfinished:
+        complain(f"left undone in: {', '.join(unfinished)} (see above and `curate status`); rerun `curate run` "
+                 "after fixing, it continues where it stopped")
+    for line in _next_steps(settings, lang):
+        say(line)
+    if unfinished:
+        raise typer.Exit(1)

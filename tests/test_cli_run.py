@@ -1,0 +1,62 @@
+"""`curate run` as a newcomer runs it on the sample: every automatic stage, then the curator's next steps."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.store import Store
+from tests.stages.scripted_models import TaskWriter
+from tests.stages.test_translate import Translator
+
+runner = CliRunner()
+
+
+class Model:
+    """Answers describe/score/refine/tag as TaskWriter does, and translate requests as Translator does."""
+
+    def __init__(self) -> None:
+        self.writer = TaskWriter(domains={})
+        self.translator = Translator()
+
+    def __call__(self, request):
+        if request.user_text.startswith("Translate this"):
+            return self.translator(request)
+        return self.writer(request)
+
+
+def test_run_chains_the_automatic_stages_and_says_what_comes_next(project, llm_server, monkeypatch) -> None:
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
+        'languages = ["en", "kk"]'), encoding="utf-8")
+    llm_server.respond_with(Model())
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+
+    result = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    assert "7 competitions from" in result.output
+    assert "describe: 7 done, 0 failed" in result.output
+    assert "tag: 7 done, 0 failed" in result.output
+    assert "translate:kk: 21 done, 0 failed" in result.output
+    assert "curate review pull --lang all" in result.output and "curate publish --version 1.0.0" in result.output
+    assert (project / "review" / "kk").is_dir() and any((project / "review" / "kk").glob("*.xlsx"))
+    with Store(project / "data" / "curation.sqlite") as store:
+        assert len(store.translations("kk")) == 21
+        assert len(store.pushed_rows()) >= 21
+
+    calls = llm_server.count()
+    again = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
+    assert again.exit_code == 0, again.output
+    assert llm_server.count() == calls  # a rerun of finished stages sends nothing
+
+
+def test_run_without_a_key_stops_at_describe_with_what_to_set(project) -> None:
+    result = runner.invoke(app, ["run"])
+
+    assert result.exit_code == 2
+    assert "7 competitions from" in result.output  # ingest ran
+    assert "OPENAI_API_KEY" in result.output and "stopped at describe" in result.output
+    assert "Traceback" not in result.output
