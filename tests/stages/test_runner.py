@@ -97,7 +97,9 @@ async def test_an_items_record_is_one_transaction(llm_server, llm_settings, stor
     with pytest.raises(RuntimeError, match="disk full"):
         await run(Crashing(["titanic", "house-prices"]), store, llm_settings)
     assert "house-prices" not in done(store)
-    assert len(store.llm_calls()) == 2  # its answer is in the cache: the rerun will not pay for it
+    # its answer is in the cache: the rerun will not pay for it (titanic's call may still have been in flight
+    # when the crash cancelled the run, so only the crashed item's call is certain to be logged)
+    assert "house-prices" in {call.item for call in store.llm_calls() if call.error is None}
 
 
 async def test_the_budget_stops_starting_items_and_the_next_run_finishes_the_rest(llm_server, llm_settings, store):
