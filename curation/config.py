@@ -93,7 +93,7 @@ class ProviderSettings(Strict):
     tokens_per_minute: int = Field(default=200_000, ge=1)
     max_concurrent: int = Field(default=16, ge=1)
     timeout_seconds: float = Field(default=120.0, gt=0)
-    max_retry_seconds: float = Field(default=600.0, ge=0)
+    max_retry_seconds: float = Field(default=180.0, ge=0)  # 429/5xx/timeouts; a refused connection gives up sooner
 
     @property
     def key_variable(self) -> str:

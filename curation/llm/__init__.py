@@ -9,6 +9,7 @@ from curation.llm.answer import Answer, Usage
 from curation.llm.client import LLM
 from curation.llm.errors import (
     BudgetExceeded,
+    EndpointUnreachable,
     KeyRejected,
     LLMCallFailed,
     LLMConfigError,
@@ -18,4 +19,4 @@ from curation.llm.errors import (
 )
 
 __all__ = ["LLM", "Answer", "Usage", "LLMCallFailed", "BudgetExceeded", "MissingKey", "MissingPrice", "KeyRejected",
-           "LLMConfigError", "LLMError"]
+           "EndpointUnreachable", "LLMConfigError", "LLMError"]

@@ -15,8 +15,8 @@ from pydantic import BaseModel
 
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
-from curation.llm.openai_chat import classify
-from curation.llm.reply import Reply, Transient
+from curation.llm.openai_chat import CONNECT_TIMEOUT_SECONDS, classify
+from curation.llm.reply import Reply, Transient, Unreachable, unreachable_reason
 from curation.llm.schemas import json_schema
 
 
@@ -25,12 +25,14 @@ class AnthropicMessages:
 
     def __init__(self, settings: ProviderSettings, api_key: str, base_url: str | None):
         self.timeout = settings.timeout_seconds
-        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=settings.timeout_seconds,
-                                               max_retries=0)
+        self.connect_timeout = min(CONNECT_TIMEOUT_SECONDS, settings.timeout_seconds)
+        timeout = anthropic.Timeout(settings.timeout_seconds, connect=self.connect_timeout)
+        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.endpoint = str(self.client.base_url).rstrip("/")
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
                    temperature: float, max_tokens: int) -> Reply:
-        """One request; raises Transient or Rejected."""
+        """One request; raises Transient, Unreachable or Rejected."""
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         # No temperature: this SDK generation no longer takes one for the Messages API.
         request: dict = {"model": model, "max_tokens": max_tokens,
@@ -46,9 +48,11 @@ class AnthropicMessages:
             request["tool_choice"] = {"type": "tool", "name": tool}
         try:
             message = await self.client.messages.create(**request)
-        except anthropic.APITimeoutError:
-            raise Transient(f"no answer within {self.timeout:g}s") from None
-        except anthropic.APIConnectionError as error:
+        except anthropic.APIConnectionError as error:  # APITimeoutError included
+            if (unreachable := unreachable_reason(error, self.connect_timeout)) is not None:
+                raise Unreachable(unreachable) from None
+            if isinstance(error, anthropic.APITimeoutError):
+                raise Transient(f"no answer within {self.timeout:g}s") from None
             raise Transient(f"connection failed ({error.__cause__ or error})") from None
         except anthropic.APIStatusError as error:
             raise classify(error.status_code, error.message, error.response.headers, schema_requested=False) from None

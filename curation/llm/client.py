@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from dataclasses import dataclass, field
@@ -13,10 +14,11 @@ from pydantic import BaseModel, ValidationError
 from curation.config import Price, ProviderSettings, Settings
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
-from curation.llm.errors import BudgetExceeded, KeyRejected, LLMCallFailed, MissingKey, MissingPrice
+from curation.llm.errors import (BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingKey,
+                                 MissingPrice)
 from curation.llm.limits import ProviderLimits
 from curation.llm.pricing import cost_usd, estimate_input_tokens
-from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient
+from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable
 from curation.llm.schemas import json_schema
 from curation.records import LLMCall
 from curation.store import Store
@@ -24,11 +26,21 @@ from curation.store import Store
 # Any OpenAI-compatible server reached by base URL may need no key, but the SDK insists on one.
 PLACEHOLDER_KEY = "not-needed"
 MAX_BACKOFF_SECONDS = 60.0
+# A refused connection or an unknown host is a server not running or a wrong address far more often than a
+# passing fault: a few quick tries, then the provider is given up for the run instead of every call waiting out
+# max_retry_seconds.
+CONNECT_ATTEMPTS = 3
+# A back-off at least this long gets a line on stderr, so that a run waiting on a provider does not look hung.
+NOTICE_AFTER_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
 
 Mode = Literal["json_schema", "json_mode", "tool"] | None
 
 
 class Provider(Protocol):
+    endpoint: str  # the base URL requests go to, for messages
+
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
                    temperature: float, max_tokens: int) -> Reply: ...
 
@@ -57,6 +69,8 @@ class LLM:
         self._limits: dict[str, ProviderLimits] = {}
         self._json_mode: set[str] = set()  # providers that rejected json_schema this run
         self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
+        self._unreachable: dict[str, EndpointUnreachable] = {}  # providers given up on this run
+        self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
 
     async def __aenter__(self) -> "LLM":
         return self
@@ -75,7 +89,8 @@ class LLM:
     async def ask(self, role: str, messages: list[dict], schema: type[BaseModel] | None = None, item: str = "",
                   prompt_hash: str = "") -> Answer:
         """Ask the model configured for `role`. Raises LLMCallFailed (this item failed), BudgetExceeded (nothing
-        was sent; stop starting work) or MissingKey / MissingPrice (setup; stop the run)."""
+        was sent; stop starting work) or an LLMConfigError: MissingKey, MissingPrice, KeyRejected,
+        EndpointUnreachable (setup; stop the run)."""
         name, provider_settings, model = self.settings.provider_for(role)
         params = {"temperature": self.settings.llm.temperature, "max_output_tokens": self.settings.llm.max_output_tokens}
         schema_json = json_schema(schema) if schema is not None else None
@@ -91,6 +106,8 @@ class LLM:
         if hit is not None:
             return hit
 
+        if name in self._unreachable:
+            raise self._unreachable[name]  # another call found the server down: do not wait for it again
         price = self.settings.prices.get(f"{name}:{model}")
         input_tokens = estimate_input_tokens(messages, schema_json)
         worst_case = await self._reserve_budget(name, model, price, input_tokens)
@@ -188,6 +205,14 @@ class LLM:
         while True:
             try:
                 reply = await self._send(call, provider, settings, conversation, schema, input_tokens, progress)
+            except Unreachable as error:
+                unreachable = self._unreachable.get(call.provider) or EndpointUnreachable(
+                    call.provider, provider.endpoint, error.reason, progress.attempts,
+                    configured=self.settings.base_url(call.provider, settings) is not None)
+                self._unreachable[call.provider] = unreachable
+                tries = "attempt" if progress.attempts == 1 else "attempts"
+                fail(f"cannot reach {provider.endpoint} ({error.reason}; {progress.attempts} {tries})")
+                raise unreachable from None
             except Rejected as error:
                 failed = fail(error.reason)  # the call row is written either way
                 if error.status in (401, 403):
@@ -217,24 +242,39 @@ class LLM:
     async def _send(self, call: LLMCall, provider: Provider, settings: ProviderSettings, conversation: list[dict],
                     schema: type[BaseModel] | None, input_tokens: int, progress: Progress) -> Reply:
         """One reply through the provider's limits. Transient failures wait and retry until max_retry_seconds;
-        a json_schema request the server rejects falls back to JSON mode under `auto`. Raises Rejected."""
+        a failure to connect is tried CONNECT_ATTEMPTS times; a json_schema request the server rejects falls back
+        to JSON mode under `auto`. Raises Rejected or Unreachable."""
         limits = self._limits[call.provider]
         deadline = progress.started + settings.max_retry_seconds
         # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
         # The reservation is corrected with the real usage once the answer is in.
         expected_tokens = input_tokens + self.settings.llm.max_output_tokens // 8
         failures = 0
+        connect_failures = 0
         while True:
             progress.attempts += 1
             try:
                 async with limits.slot(expected_tokens) as reservation:
-                    reply = await provider.send(call.model, conversation, schema, progress.mode,
-                                                self.settings.llm.temperature, self.settings.llm.max_output_tokens)
+                    try:
+                        reply = await provider.send(call.model, conversation, schema, progress.mode,
+                                                    self.settings.llm.temperature, self.settings.llm.max_output_tokens)
+                    except Unreachable:
+                        reservation.settle(0)  # nothing reached the server: its tokens are free for the next try
+                        raise
                     reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
             except SchemaUnsupported:
                 if settings.structured_output != "auto" or progress.mode != "json_schema" or settings.kind != "openai":
                     raise
                 progress.mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead
+                continue
+            except Unreachable as error:
+                connect_failures += 1
+                if connect_failures >= CONNECT_ATTEMPTS or call.provider in self._unreachable:
+                    raise
+                wait = backoff(connect_failures, settings)
+                log.info("%s: cannot reach %s (%s); attempt %d of %d, trying again in %.1fs", call.provider,
+                         provider.endpoint, error.reason, connect_failures, CONNECT_ATTEMPTS, wait)
+                await asyncio.sleep(wait)
                 continue
             except Transient as error:
                 failures += 1
@@ -245,12 +285,25 @@ class LLM:
                     raise Rejected(f"{error.reason}; gave up after {progress.attempts} attempts in "
                                    f"{time.monotonic() - progress.started:.1f}s "
                                    f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
+                self._announce_backoff(call.provider, error.reason, wait)
                 await asyncio.sleep(wait)
                 continue
             progress.usage = progress.usage + reply.usage
             if progress.mode == "json_mode" and settings.structured_output == "auto":
                 self._json_mode.add(call.provider)  # the fallback worked: keep it for the rest of the run
             return reply
+
+    def _announce_backoff(self, provider: str, reason: str, wait: float) -> None:
+        """Say on stderr (a logging warning) that a provider is being waited for, when the wait is long enough to
+        look like a hang. Calls backing off together share one line: only a wait ending well after the last one
+        announced gets a new line."""
+        if wait < NOTICE_AFTER_SECONDS:
+            return
+        until = time.monotonic() + wait
+        if until < self._announced_until.get(provider, 0.0) + NOTICE_AFTER_SECONDS:
+            return
+        self._announced_until[provider] = until
+        log.warning("%s: %s; waiting %gs before trying again", provider, one_line(reason, 120), round(wait, 1))
 
     def _log(self, call: LLMCall, progress: Progress, price: Price | None, response: str | None = None,
              error: str | None = None) -> float:

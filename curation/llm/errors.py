@@ -32,6 +32,24 @@ class KeyRejected(LLMConfigError):
                          "access to the configured model")
 
 
+class EndpointUnreachable(LLMConfigError):
+    """No connection to the provider after a few quick attempts: the server is down or the address is wrong, so
+    every other call would wait out the same failure. The run stops; what finished is kept."""
+
+    def __init__(self, provider: str, endpoint: str, reason: str, attempts: int, configured: bool):
+        self.provider, self.endpoint, self.reason, self.attempts = provider, endpoint, reason, attempts
+        url_variable = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}.get(provider)
+        if configured:  # a base URL someone chose: a local server not started, or a typo
+            settings = f"{url_variable} / providers.{provider}.base_url" if url_variable else \
+                f"providers.{provider}.base_url in curate.toml"
+            todo = f"start the server or fix {settings}"
+        else:  # the provider's public API: the network, a proxy or a firewall is in the way
+            todo = "check the network connection" + (f", or set {url_variable} to use another server"
+                                                     if url_variable else "")
+        tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
+        super().__init__(f"cannot reach {endpoint} ({reason}; {tries}): {todo}")
+
+
 class MissingPrice(LLMConfigError):
     """--max-cost was given but a model has no price, so spend cannot be bounded."""
 

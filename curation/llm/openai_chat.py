@@ -10,8 +10,13 @@ from pydantic import BaseModel
 
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
-from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, retry_after_seconds
+from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, retry_after_seconds,
+                                unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
+
+# A server that is up accepts a connection at once; waiting the full answer timeout for one only delays the
+# news that it is not there.
+CONNECT_TIMEOUT_SECONDS = 10.0
 
 Mode = Literal["json_schema", "json_mode"] | None
 
@@ -21,14 +26,16 @@ class OpenAIChat:
 
     def __init__(self, settings: ProviderSettings, api_key: str, base_url: str | None):
         self.timeout = settings.timeout_seconds
-        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=settings.timeout_seconds,
-                                         max_retries=0)
+        self.connect_timeout = min(CONNECT_TIMEOUT_SECONDS, settings.timeout_seconds)
+        timeout = openai.Timeout(settings.timeout_seconds, connect=self.connect_timeout)
+        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.endpoint = str(self.client.base_url).rstrip("/")
         # Compatible servers (vLLM, Ollama, llama.cpp) all know max_tokens; OpenAI itself prefers the newer name.
         self.max_tokens_field = "max_tokens" if base_url else "max_completion_tokens"
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
                    temperature: float, max_tokens: int) -> Reply:
-        """One request; raises Transient, Rejected or SchemaUnsupported."""
+        """One request; raises Transient, Unreachable, Rejected or SchemaUnsupported."""
         request: dict = {"model": model, "messages": messages, "temperature": temperature,
                          self.max_tokens_field: max_tokens}
         if schema is not None and mode == "json_schema":
@@ -39,9 +46,11 @@ class OpenAIChat:
             request["response_format"] = {"type": "json_object"}
         try:
             completion = await self.client.chat.completions.create(**request)
-        except openai.APITimeoutError:
-            raise Transient(f"no answer within {self.timeout:g}s") from None
-        except openai.APIConnectionError as error:
+        except openai.APIConnectionError as error:  # APITimeoutError included
+            if (unreachable := unreachable_reason(error, self.connect_timeout)) is not None:
+                raise Unreachable(unreachable) from None
+            if isinstance(error, openai.APITimeoutError):
+                raise Transient(f"no answer within {self.timeout:g}s") from None
             raise Transient(f"connection failed ({error.__cause__ or error})") from None
         except openai.APIStatusError as error:
             raise classify(error.status_code, error.message, error.response.headers,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+import sys
 from dataclasses import dataclass
 
 from curation.llm.answer import Usage
@@ -24,6 +27,18 @@ class Transient(Exception):
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+
+
+class Unreachable(Exception):
+    """No connection could be made (refused, unknown host, no route, connect timeout): no request was sent.
+
+    Unlike a Transient failure this says little about load and much about configuration: the server is not
+    running or the address is wrong, so the client tries a few times only and then stops using the provider.
+    """
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Rejected(Exception):
@@ -55,3 +70,34 @@ def retry_after_seconds(headers: object) -> float | None:
         except ValueError:
             continue
     return None
+
+
+def unreachable_reason(error: BaseException, connect_timeout: float) -> str | None:
+    """Why no connection could be made, in a few words, if `error` (an SDK connection error or timeout) is a
+    failure to connect at all; None when the connection was made and broke later (worth the longer retries)."""
+    chain = []
+    while error is not None and len(chain) < 16:
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    # The most specific cause first: the OS error at the bottom of the chain says what actually happened.
+    for cause in chain:
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(cause, socket.gaierror):
+            return f"unknown host: {cause.strerror or cause}"
+        if isinstance(cause, OSError) and cause.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+            return "no route to the host"
+    connect_timeouts, connect_errors = _connect_failures()
+    for cause in chain:
+        if isinstance(cause, connect_timeouts):
+            return f"no connection within {connect_timeout:g}s"
+        if isinstance(cause, connect_errors):
+            return f"could not connect: {cause}"
+    return None
+
+
+def _connect_failures() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
+    """The connect errors of the HTTP libraries the SDKs use (httpx2, or legacy httpx when loaded); looked up
+    rather than imported, since they are the SDKs' dependencies, not ours."""
+    modules = [sys.modules[name] for name in ("httpx2", "httpx") if name in sys.modules]
+    return tuple(m.ConnectTimeout for m in modules), tuple(m.ConnectError for m in modules)

@@ -94,17 +94,6 @@ async def test_a_retry_after_longer_than_the_retry_bound_gives_up_at_once(llm_se
     assert llm_server.count() == 1
 
 
-async def test_an_unreachable_server_fails_the_item_after_bounded_retries(settings, store):
-    nowhere = settings.model_copy(update={"providers": {
-        name: p.model_copy(update={"base_url": "http://127.0.0.1:9/v1", "max_retry_seconds": 0.3})
-        for name, p in settings.providers.items()}})
-
-    with pytest.raises(LLMCallFailed) as failed:
-        await ask(nowhere, store)
-
-    assert "connection failed" in failed.value.reason
-
-
 @pytest.mark.parametrize("role", ["tag", "refine"])
 async def test_a_refusal_fails_the_item_without_retrying(llm_server, llm_settings, store, role):
     llm_server.respond_with(lambda request: refusal("I won't describe that."))
