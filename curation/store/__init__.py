@@ -1,0 +1,104 @@
+"""The SQLite working store (data/curation.sqlite). This package owns all SQL.
+
+WAL mode, numbered migrations, and one transaction per finished item: a process killed at any point
+leaves the store as it was after the last finished item.
+
+Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, describe,
+translate, merge, review, releases) as a mixin that `Store` puts together here. Each stage's migrations in
+`curation/store/migrations.py` use their own range of version numbers (core 1-9, llm 10-19, describe/tag
+20-29, translate 30-39, review 40-49, publish 50-59) so stages can land in any order.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from curation.store.base import now
+from curation.store.core import CoreMixin
+from curation.store.describe import DescribeMixin
+from curation.store.llm_calls import LLMCallsMixin
+from curation.store.merge import MergeMixin
+from curation.store.migrations import MIGRATIONS
+from curation.store.releases import ReleasesMixin
+from curation.store.review import ReviewMixin
+from curation.store.translate import TranslateMixin
+
+__all__ = ["MIGRATIONS", "Store", "StoreError", "now"]
+
+
+class StoreError(Exception):
+    """The store cannot be opened or migrated; the message says what to do."""
+
+
+class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin, ReleasesMixin):
+    """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30, check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: cannot open the store ({error}); move the file aside and re-run, "
+                             "or rebuild reviews with `curate review import annotations/`") from None
+        self._depth = 0
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions and migrations -------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic unit of work; nested calls join the outer transaction."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.db
+            finally:
+                self._depth -= 1
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    def _migrate(self) -> None:
+        self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT)")
+        applied = {row[0] for row in self.db.execute("SELECT version FROM schema_migrations")}
+        known = {version for version, _, _ in MIGRATIONS}
+        if applied - known:
+            raise StoreError(f"{self.path}: the store was written by a newer curation (schema {max(applied)}); upgrade curation")
+        for version, name, sql in sorted(MIGRATIONS):
+            if version in applied:
+                continue
+            # executescript commits on its own; wrap it so a failed migration leaves nothing half-applied.
+            self.db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', '{now()}');\nCOMMIT;")
+
+    @property
+    def schema_version(self) -> int:
+        """The highest migration applied to this store."""
+        return self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]

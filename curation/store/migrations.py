@@ -1,0 +1,181 @@
+"""The store's schema: every migration, numbered, in the order the stages landed.
+
+Each stage numbers its migrations in its own range (core 1-9, llm 10-19, describe/tag 20-29, translate 30-39,
+review 40-49, publish 50-59) so stages can land in any order. A migration that has shipped is never edited; a
+change to a table is a new migration in that stage's range.
+"""
+
+from __future__ import annotations
+
+# (version, name, SQL). Append; never edit a migration that has shipped.
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (1, "core", """
+        CREATE TABLE competitions (
+            slug TEXT PRIMARY KEY,
+            record TEXT NOT NULL,           -- Competition as JSON
+            input_hash TEXT NOT NULL,       -- hash of the record and its notebooks, for idempotent ingest
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE notebooks (
+            competition TEXT NOT NULL REFERENCES competitions(slug) ON DELETE CASCADE,
+            position INTEGER NOT NULL,      -- 0 = best
+            name TEXT NOT NULL,
+            record TEXT NOT NULL,           -- Notebook as JSON
+            PRIMARY KEY (competition, name)
+        );
+        CREATE TABLE problems (
+            id INTEGER PRIMARY KEY,
+            stage TEXT NOT NULL,
+            competition TEXT,
+            path TEXT NOT NULL,
+            message TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX problems_stage ON problems(stage);
+        CREATE TABLE stage_status (
+            competition TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'pending', 'failed', 'needs_human')),
+            detail TEXT NOT NULL DEFAULT '',
+            input_hash TEXT NOT NULL DEFAULT '',
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (competition, stage)
+        );
+    """),
+    (10, "llm_calls", """
+        -- The LLM call log, which is also the answer cache: a successful, non-cached row answers any later
+        -- request with the same request_hash. No keys or headers are ever written here.
+        CREATE TABLE llm_calls (
+            id INTEGER PRIMARY KEY,
+            stage TEXT NOT NULL,
+            role TEXT NOT NULL,
+            item TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            model TEXT NOT NULL,
+            request_hash TEXT NOT NULL,
+            response TEXT,                  -- the validated answer text; NULL when the call failed
+            tokens_in INTEGER NOT NULL DEFAULT 0,
+            tokens_out INTEGER NOT NULL DEFAULT 0,
+            tokens_cached INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            saved_usd REAL NOT NULL DEFAULT 0, -- cache hits: what the original call cost
+            latency_ms INTEGER NOT NULL DEFAULT 0,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            cached INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX llm_calls_answers ON llm_calls(request_hash) WHERE error IS NULL AND cached = 0;
+    """),
+    (20, "describe_tag", """
+        CREATE TABLE descriptions (
+            competition TEXT PRIMARY KEY,
+            record TEXT NOT NULL,           -- Description as JSON
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE domains (
+            competition TEXT PRIMARY KEY,
+            record TEXT NOT NULL,           -- DomainTag as JSON
+            updated_at TEXT NOT NULL
+        );
+    """),
+    (21, "description_rounds", """
+        -- Every round of the describe loop (generated or person-written text, grade, reasons, lint findings,
+        -- model, prompt hash, tokens, cost). A run is one pass of the loop; later runs add, never overwrite.
+        CREATE TABLE description_rounds (
+            competition TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            record TEXT NOT NULL,           -- DescriptionRound as JSON
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (competition, run, round)
+        );
+    """),
+    (30, "translate", """
+        CREATE TABLE translations (
+            competition TEXT NOT NULL,
+            field TEXT NOT NULL,
+            language TEXT NOT NULL,
+            record TEXT NOT NULL,           -- Translation as JSON
+            flagged INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (competition, field, language)
+        );
+    """),
+    (40, "final_texts", """
+        CREATE TABLE final_texts (
+            competition TEXT NOT NULL,
+            field TEXT NOT NULL,
+            language TEXT NOT NULL,
+            record TEXT NOT NULL,           -- FinalText as JSON
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (competition, field, language)
+        );
+        -- Work sent back by review: kind 'retranslate' (competition, field, language) or 'redescribe'.
+        CREATE TABLE requests (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('retranslate', 'redescribe')),
+            competition TEXT NOT NULL,
+            field TEXT,
+            language TEXT,
+            feedback TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            resolved_at TEXT
+        );
+        CREATE TABLE rubric_final (
+            competition TEXT PRIMARY KEY,
+            score INTEGER NOT NULL CHECK (score IN (0, 1, 2)),
+            detail TEXT NOT NULL DEFAULT '',
+            updated_at TEXT NOT NULL
+        );
+    """),
+    (41, "review", """
+        -- What each annotator's sheet holds, row by row, as pushed: pull compares locked columns with it.
+        CREATE TABLE review_pushed (
+            language TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            key TEXT NOT NULL,              -- the id column's text
+            item_id TEXT NOT NULL,
+            sheet TEXT NOT NULL,
+            tab TEXT NOT NULL,
+            row INTEGER NOT NULL,
+            translation_hash TEXT NOT NULL,
+            record TEXT NOT NULL,           -- PushedRow as JSON
+            pushed_at TEXT NOT NULL,
+            PRIMARY KEY (language, annotator, key)
+        );
+        -- Verdicts and rubric scores are append-only: a changed answer is a new row, the latest one counts.
+        CREATE TABLE review_verdicts (
+            id INTEGER PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            language TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            translation_hash TEXT NOT NULL,
+            record TEXT NOT NULL,           -- Verdict as JSON
+            pulled_at TEXT NOT NULL
+        );
+        CREATE INDEX review_verdicts_item ON review_verdicts(language, item_id, annotator);
+        CREATE TABLE rubric_scores (
+            id INTEGER PRIMARY KEY,
+            competition TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            description_hash TEXT NOT NULL,
+            record TEXT NOT NULL,           -- RubricScore as JSON
+            pulled_at TEXT NOT NULL
+        );
+        CREATE INDEX rubric_scores_competition ON rubric_scores(competition, annotator);
+    """),
+]
+
+
+# -- publish (versions 50-59): every release written, with its manifest for the next release's diff ----------
+MIGRATIONS.append((50, "releases", """
+        CREATE TABLE releases (
+            target TEXT NOT NULL,           -- as given to --to
+            version TEXT NOT NULL,          -- X.Y.Z
+            record TEXT NOT NULL,           -- Release as JSON
+            manifest TEXT NOT NULL,         -- the release's manifest.json
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (target, version)
+        );
+    """))
