@@ -60,3 +60,17 @@ def test_run_without_a_key_stops_at_describe_with_what_to_set(project) -> None:
     assert "7 competitions from" in result.output  # ingest ran
     assert "OPENAI_API_KEY" in result.output and "stopped at describe" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_dead_server_is_one_line_without_key_hints(project, monkeypatch) -> None:
+    from tests.llm.test_unreachable import closed_port
+
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    assert runner.invoke(app, ["ingest"]).exit_code == 0
+
+    result = runner.invoke(app, ["describe"])
+
+    assert result.exit_code == 2
+    assert f"error: cannot reach {url} (connection refused; 3 attempts)" in result.output
+    assert "needs ANTHROPIC_API_KEY" not in result.output  # a key hint would send the curator the wrong way

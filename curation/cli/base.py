@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +24,21 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Redo finished compet
 LangOption = Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: all).")]
 MaxCostOption = Annotated[float | None, typer.Option(
     "--max-cost", min=0, metavar="USD", help="Stop starting LLM calls once the spend would pass this many USD.")]
+
+
+class _StderrLines(logging.Handler):
+    """Warnings from the package (e.g. an LLM provider backing off) as plain stderr lines, like the CLI's own."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        complain(self.format(record))
+
+
+@app.callback()
+def _setup() -> None:
+    """Build multilingual ML benchmarks from Kaggle competitions."""
+    logger = logging.getLogger("curation")
+    if not any(isinstance(handler, _StderrLines) for handler in logger.handlers):
+        logger.addHandler(_StderrLines(logging.WARNING))
 
 
 def say(line: str) -> None:

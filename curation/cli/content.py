@@ -20,7 +20,7 @@ from curation.cli.base import (
     say,
     settings_from,
 )
-from curation.cli.llm import keyless_roles, print_summary, run_llm_stage
+from curation.cli.llm import cannot_run, print_summary, run_llm_stage
 
 
 @app.command()
@@ -121,10 +121,7 @@ def translate(
         try:
             runs = asyncio.run(run())
         except (LLMConfigError, PromptError) as error:
-            exit_ = fail(str(error))
-            for line in keyless_roles(settings, ("translate",)):
-                complain(f"  {line}")
-            raise exit_ from None
+            raise cannot_run(error, settings, ("translate",)) from None
         except KeyboardInterrupt:
             raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
         complete = True

@@ -40,6 +40,18 @@ def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
     return lines
 
 
+def cannot_run(error: Exception, settings: Settings, roles: tuple[str, ...]) -> typer.Exit:
+    """The one line for a run that cannot go on (missing or rejected key, dead server, bad prompt); for a missing
+    key, also which of `roles` need which variable."""
+    from curation.llm import MissingKey
+
+    exit_ = fail(str(error))
+    if isinstance(error, MissingKey):
+        for line in keyless_roles(settings, roles):
+            complain(f"  {line}")
+    return exit_
+
+
 def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: float | None,
                   roles: tuple[str, ...] = ()) -> RunSummary:
     """Run an LLM stage with the runner, print its summary, and exit non-zero when anything failed or was left.
@@ -59,10 +71,7 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
     try:
         summary = asyncio.run(run())
     except (LLMConfigError, PromptError) as error:
-        exit_ = fail(str(error))
-        for line in keyless_roles(settings, roles):
-            complain(f"  {line}")
-        raise exit_ from None
+        raise cannot_run(error, settings, roles) from None
     except KeyboardInterrupt:
         raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
     report_run(summary)
