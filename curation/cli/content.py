@@ -20,7 +20,7 @@ from curation.cli.base import (
     say,
     settings_from,
 )
-from curation.cli.llm import cannot_run, print_summary, run_llm_stage
+from curation.cli.llm import cannot_run, print_summary, run_llm_stage, stage_progress
 
 
 @app.command()
@@ -114,12 +114,14 @@ def translate(
     with open_store(settings) as store:
         known_competition(store, competition)
 
-        async def run():
+        async def run(progress):
             async with LLM(settings, store, max_cost=max_cost, stage="translate") as llm:
-                return await translate_languages(store, settings, llm, languages, only=competition, force=force)
+                return await translate_languages(store, settings, llm, languages, only=competition, force=force,
+                                                 progress=progress)
 
         try:
-            runs = asyncio.run(run())
+            with stage_progress() as progress:
+                runs = asyncio.run(run(progress))
         except (LLMConfigError, PromptError) as error:
             raise cannot_run(error, settings, ("translate",)) from None
         except KeyboardInterrupt:

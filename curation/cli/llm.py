@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import typing
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import typer
 
-from curation.cli.base import ConfigOption, app, complain, fail, open_store, say, settings_from
+from curation.cli.base import ConfigOption, app, complain, console, fail, open_store, say, settings_from
 from curation.config import Settings
 from curation.store import Store
 
 if typing.TYPE_CHECKING:
-    from curation.stages.runner import RunSummary, Stage
+    from rich.progress import TaskID
+
+    from curation.stages.runner import ProgressCallback, RunSummary, Stage
 
 
 def print_summary(summary: RunSummary) -> None:
@@ -40,6 +44,24 @@ def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
     return lines
 
 
+@contextmanager
+def stage_progress() -> Iterator[ProgressCallback]:
+    """A progress bar per stage run, drawn only on a terminal, as a callback for run_stage."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True, disable=not console.is_terminal)
+    tasks: dict[str, TaskID] = {}
+
+    def update(stage: str, finished: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bars.add_task(stage, total=total)
+        bars.update(tasks[stage], completed=finished, total=total)
+
+    with bars:
+        yield update
+
+
 def cannot_run(error: Exception, settings: Settings, roles: tuple[str, ...]) -> typer.Exit:
     """The one line for a run that cannot go on (missing or rejected key, dead server, bad prompt); for a missing
     key, also which of `roles` need which variable."""
@@ -64,12 +86,13 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
     from curation.prompts import PromptError
     from curation.stages.runner import run_stage
 
-    async def run() -> RunSummary:
+    async def run(progress: ProgressCallback) -> RunSummary:
         async with LLM(settings, store, max_cost=max_cost, stage=stage.name) as llm:
-            return await run_stage(stage, store, settings, llm)
+            return await run_stage(stage, store, settings, llm, progress=progress)
 
     try:
-        summary = asyncio.run(run())
+        with stage_progress() as progress:
+            summary = asyncio.run(run(progress))
     except (LLMConfigError, PromptError) as error:
         raise cannot_run(error, settings, roles) from None
     except KeyboardInterrupt:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from curation.config import Settings
@@ -81,11 +82,21 @@ def item_key(item: Any) -> str:
     return str(getattr(item, "key", None) or getattr(item, "competition", None) or item)
 
 
+# Told (stage name, items finished, items in all) when a run starts and after each item, e.g. to draw a progress bar.
+ProgressCallback = Callable[[str, int, int], None]
+
+
 async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
-                    concurrency: int = DEFAULT_CONCURRENCY) -> RunSummary:
+                    concurrency: int = DEFAULT_CONCURRENCY, progress: ProgressCallback | None = None) -> RunSummary:
     """Run every pending item of a stage; MissingKey and other setup errors propagate and stop the run."""
     items = list(stage.pending(store, settings))
     summary = RunSummary(stage=stage.name)
+
+    def advanced() -> None:
+        if progress is not None:
+            progress(stage.name, summary.done + len(summary.failed), len(items))
+
+    advanced()
     spent_before, calls_before, hits_before = llm.spent_usd, llm.calls, llm.cache_hits
     queue: asyncio.Queue = asyncio.Queue()
     for item in items:
@@ -111,6 +122,7 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                 result = await stage.run_one(item, llm)
             except (LLMCallFailed, ItemFailed) as error:
                 record_failure(item, error.reason)
+                advanced()
                 continue
             except BudgetExceeded as error:
                 summary.stopped = str(error)
@@ -119,6 +131,7 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
             with store.transaction():  # the stage's writes for one item land together or not at all
                 stage.record(store, result)
             summary.done += 1
+            advanced()
 
     workers = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(items))))]
     try:

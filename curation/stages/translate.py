@@ -29,7 +29,7 @@ from curation.languages import parse_language
 from curation.llm import LLM
 from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
-from curation.stages.runner import RunSummary, run_stage
+from curation.stages.runner import ProgressCallback, RunSummary, run_stage
 from curation.store import Store
 from curation.status import Section, StatusContext, register_section
 
@@ -252,12 +252,13 @@ class TranslateStage:
 
 
 async def translate_languages(store: Store, settings: Settings, llm: LLM, languages: list[str],
-                              only: str | None = None, force: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
+                              only: str | None = None, force: bool = False,
+                              progress: ProgressCallback | None = None) -> list[tuple[TranslateStage, RunSummary]]:
     """Run the stage for each language in turn with one LLM client (one budget, one cache)."""
     runs = []
     for language in languages:
         stage = TranslateStage(settings, language, only=only, force=force)
-        summary = await run_stage(stage, store, settings, llm)
+        summary = await run_stage(stage, store, settings, llm, progress=progress)
         runs.append((stage, summary))
         if summary.stopped:
             break

@@ -217,3 +217,14 @@ async def test_ctrl_c_keeps_what_finished_and_says_so(llm_server, settings, proj
     assert "Traceback" not in stderr
     with Store(settings.path("store")) as store:
         assert len(done(store)) == 2 and len(store.llm_calls()) == 2
+
+
+async def test_progress_is_told_the_total_and_each_finished_item(llm_server, llm_settings, store):
+    llm_server.respond_with(by_competition)
+    seen: list[tuple[str, int, int]] = []
+    async with LLM(llm_settings, store, stage="example-tag") as llm:
+        await run_stage(DomainStage(["titanic", "bad-one", "house-prices"]), store, llm_settings, llm,
+                        progress=lambda *told: seen.append(told))
+
+    assert seen[0] == ("example-tag", 0, 3)
+    assert sorted(finished for _, finished, _ in seen[1:]) == [1, 2, 3]  # the failed item counts as finished too
