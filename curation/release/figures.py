@@ -25,9 +25,16 @@ def rubric_figures(store: Store, rubric: dict[str, int], published: set[str], an
 
 
 def models_and_prompts(store: Store, published: dict[str, set[str]], source_language: str) -> tuple[dict, dict]:
-    """({role: {model: items}}, {role: {prompt hash: items}}) over the published rows' machine outputs."""
-    models: dict[str, Counter] = {"translate": Counter(), "tag": Counter()}
-    prompts: dict[str, Counter] = {"translate": Counter()}
+    """({role: {model: texts}}, {role: {prompt hash: texts}}) over the machine outputs the published rows rest on.
+
+    Descriptions count once per role of the describe loop that led to the published text (describe, score,
+    refine); translations and domain tags once per stored text.
+    """
+    models: dict[str, Counter] = {"describe": Counter(), "score": Counter(), "refine": Counter(),
+                                  "tag": Counter(), "translate": Counter()}
+    prompts: dict[str, Counter] = {"describe": Counter(), "refine": Counter(), "translate": Counter()}
+    every = set().union(*published.values()) if published else set()
+    _count_description_rounds(store, every, models, prompts)
     for language, slugs in sorted(published.items()):
         if language == source_language:
             continue
@@ -38,11 +45,38 @@ def models_and_prompts(store: Store, published: dict[str, set[str]], source_lang
                 models["translate"][translation.model] += 1
             if translation.prompt_hash:
                 prompts["translate"][translation.prompt_hash] += 1
-    every = set().union(*published.values()) if published else set()
     for tag in store.domains():
         if tag.competition in every and tag.model:
             models["tag"][tag.model] += 1
     return _non_empty(models), _non_empty(prompts)
+
+
+def _count_description_rounds(store: Store, slugs: set[str], models: dict[str, Counter],
+                              prompts: dict[str, Counter]) -> None:
+    """Add the models and prompt hashes of the describe rounds that produced each published machine description.
+
+    The rounds are those of the latest describe run up to the one whose text was kept; a description that no
+    stored round wrote (written by a person, or edited since) adds nothing.
+    """
+    descriptions = {d.competition: d for d in store.descriptions() if d.competition in slugs}
+    for slug, rounds in store.latest_description_rounds().items():
+        description = descriptions.get(slug)
+        if description is None or description.provenance != "machine":
+            continue
+        kept = next((index for index, round_ in enumerate(rounds) if round_.text == description.text), None)
+        if kept is None:
+            continue
+        used: set[tuple[str, str, str]] = set()  # (table, role, value): each description counts once per value
+        for round_ in rounds[:kept + 1]:
+            role = "describe" if round_.step == "describe" else "refine" if round_.step == "refine" else ""
+            if role and round_.model:
+                used.add(("models", role, round_.model))
+            if role and round_.prompt_hash:
+                used.add(("prompts", role, round_.prompt_hash))
+            if round_.score_model:
+                used.add(("models", "score", round_.score_model))
+        for table, role, value in used:
+            (models if table == "models" else prompts)[role][value] += 1
 
 
 def _non_empty(table: dict[str, Counter]) -> dict[str, dict[str, int]]:

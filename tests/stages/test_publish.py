@@ -244,3 +244,37 @@ def test_a_target_that_is_not_a_release_repository_is_refused(project: Path, set
     assert result.exit_code == 1
     assert "exists and is not a git repository" in result.output
     assert (project / DIST / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_card_and_manifest_name_the_models_and_prompts_of_the_describe_rounds(project: Path, settings, store: Store):
+    from curation.records import DescriptionRound
+
+    seed_store(store, settings.project.languages, ["titanic", "spaceship"])
+    kept = store.description("titanic").text
+    refine_model = "anthropic:claude-3-5-sonnet-latest"
+    store.save_description_rounds("titanic", [
+        DescriptionRound(competition="titanic", round=1, step="describe", text="A draft naming XGBoost.", grade="A",
+                         model="openai:gpt-4o", score_model="openai:gpt-4o", prompt_hash="d" * 64),
+        DescriptionRound(competition="titanic", round=2, step="refine", text=kept, grade="D",
+                         model=refine_model, score_model="openai:gpt-4o", prompt_hash="f" * 64),
+    ])
+    # spaceship's stored rounds wrote another text (it was edited since): they did not produce what is published
+    store.save_description_rounds("spaceship", [
+        DescriptionRound(competition="spaceship", round=1, step="describe", text="An older text.", grade="C",
+                         model="openai:gpt-4o-mini", score_model="openai:gpt-4o-mini", prompt_hash="e" * 64)])
+
+    result = curate("publish", "--version", "1.0.0", "--to", DIST)
+    assert result.exit_code == 0, result.output
+
+    manifest = json.loads((project / DIST / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["models"]["describe"] == {"openai:gpt-4o": 1}
+    assert manifest["models"]["score"] == {"openai:gpt-4o": 1}
+    assert manifest["models"]["refine"] == {refine_model: 1}
+    assert manifest["models"]["tag"] == {"openai:gpt-4o-mini": 2}
+    assert manifest["prompt_hashes"]["describe"] == {"d" * 64: 1}
+    assert manifest["prompt_hashes"]["refine"] == {"f" * 64: 1}
+    assert manifest["prompt_hashes"]["translate"] == {"a" * 64: 2 * 3 * (len(settings.project.languages) - 1)}
+    card = (project / DIST / "README.md").read_text(encoding="utf-8")
+    assert f"- refine: `{refine_model}` (1 texts)" in card
+    assert "- describe prompt hashes: `dddddddddddd` (1)" in card and "- refine prompt hashes: `ffffffffffff` (1)" in card
+    assert "eeeeeeeeeeee" not in card
