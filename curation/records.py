@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from curation.fingerprint import fingerprint
 
@@ -169,6 +169,20 @@ class GradeReport(Record):
             raise ValueError(f"judge each criterion exactly once ({', '.join(CRITERIA)}); missing or repeated: "
                              f"{', '.join(missing) or 'a repeated one'}")
         return sorted(criteria, key=lambda c: CRITERIA.index(c.criterion))
+
+    @model_validator(mode="after")
+    def _grade_agrees_with_criteria(self) -> GradeReport:
+        # The score prompt's scale: C and D mean every criterion is met, A and B that at least one is not. A "good"
+        # grade over an unmet criterion would end the loop on a flawed text, and a "needs work" grade with nothing
+        # unmet gives refine nothing to fix; either goes back to the model as a validation error.
+        unmet = [c.criterion for c in self.criteria if not c.met]
+        if self.grade in ("C", "D") and unmet:
+            raise ValueError(f"grade {self.grade} means every criterion is met, but {', '.join(unmet)} "
+                             f"{'is' if len(unmet) == 1 else 'are'} marked unmet; grade A or B, or mark {'it' if len(unmet) == 1 else 'them'} met")
+        if self.grade in ("A", "B") and not unmet:
+            raise ValueError(f"grade {self.grade} means at least one criterion is not met, but all are marked met; "
+                             "grade C or D, or mark the criterion that fails as unmet with its reason")
+        return self
 
     def problems(self) -> list[str]:
         """The reasons of the criteria that were not met, as lines for refine and for the curator."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from curation.config import Settings
 from curation.llm import LLM
 from curation.records import Competition, IngestedCompetition, Notebook
 from curation.stages.describe import DescribeStage
 from curation.stages.runner import run_stage
 from curation.store import Store
-from tests.stages.scripted_models import TaskWriter
+from tests.stages.scripted_models import TaskWriter, grade_report, role_of
 
 TITANIC_CLEAN = ("Predict which passengers survived the sinking of the Titanic from their ticket class, sex, age, "
                  "family aboard, fare and port of embarkation. For each passenger answer 1 if they survived and 0 "
@@ -85,6 +89,76 @@ async def test_refines_on_lint_findings_even_when_graded_good(store, llm_setting
     refine_request = next(r for r in llm_server.requests if r.api == "anthropic")
     assert "model_name — 'random forest'" in refine_request.user_text
     assert store.description("titanic").text == TITANIC_CLEAN and rounds[1].findings == []
+
+
+def is_retry(request) -> bool:
+    """A validation retry carries the rejected answer (assistant) and the client's correction after the prompt."""
+    return any(m.get("role") == "assistant" for m in request.messages)
+
+
+def as_first_asked(request):
+    """The request without the retry conversation, so the writer reads the prompt rather than the correction."""
+    if not is_retry(request):
+        return request
+    first_answer = next(i for i, m in enumerate(request.messages) if m.get("role") == "assistant")
+    return dataclasses.replace(request, body={**request.body, "messages": request.messages[:first_answer]})
+
+
+def inconsistent_first_grade(writer: TaskWriter, first_answer: dict):
+    """The writer's answers, except that a score request's first attempt gets `first_answer`; a retry the writer's own."""
+
+    def respond(request):
+        if role_of(request) == "score" and not is_retry(request):
+            return first_answer
+        return writer(as_first_asked(request))
+
+    return respond
+
+
+@pytest.mark.parametrize("first_answer, complaint", [
+    (grade_report("C", unmet=("output_described",)),
+     "grade C means every criterion is met, but output_described is marked unmet"),
+    (grade_report("B"), "grade B means at least one criterion is not met, but all are marked met"),
+])
+async def test_a_grade_that_contradicts_its_criteria_is_sent_back_to_the_scorer(
+        store, llm_settings, llm_server, first_answer, complaint) -> None:
+    writer = TaskWriter(first={"House Prices": HOUSES_VAGUE}, grades={HOUSES_VAGUE: "B", HOUSES_CLEAN: "D"},
+                        refined={HOUSES_VAGUE: HOUSES_CLEAN})
+    llm_server.respond_with(inconsistent_first_grade(writer, first_answer))
+    add_competition(store, "house-prices", "House Prices")
+
+    await describe(store, llm_settings)
+
+    # the retry's consistent B is what counts: the vague text is refined, not accepted as good
+    rounds = store.description_rounds("house-prices")
+    assert [(r.round, r.grade, r.text) for r in rounds] == [(1, "B", HOUSES_VAGUE), (2, "D", HOUSES_CLEAN)]
+    # both score calls (one per round) were answered inconsistently first, and each retry carried the complaint
+    retries = [r for r in llm_server.requests if role_of(r) == "score" and is_retry(r)]
+    assert len(retries) == 2 and all(complaint in retry.user_text for retry in retries)
+    scores = [call for call in store.llm_calls("describe") if call.role == "score"]
+    assert [(call.attempts, call.error) for call in scores] == [(2, None), (2, None)]
+
+
+async def test_a_scorer_that_keeps_contradicting_itself_fails_only_that_competition(store, llm_settings, llm_server) -> None:
+    writer = TaskWriter(first={"Titanic": TITANIC_CLEAN, "House Prices": HOUSES_CLEAN})
+    contradicting = grade_report("D", unmet=("no_leakage",))
+
+    def respond(request):
+        if role_of(request) == "score" and "Competition: House Prices" in as_first_asked(request).user_text:
+            return contradicting
+        return writer(request)
+
+    llm_server.respond_with(respond)
+    add_competition(store, "titanic", "Titanic")
+    add_competition(store, "house-prices", "House Prices")
+
+    summary = await describe(store, llm_settings)
+
+    assert summary.done == 1 and [key for key, _ in summary.failed] == ["house-prices"]
+    assert store.description("house-prices") is None and store.description("titanic").grade == "C"
+    status = store.status("house-prices", "describe")
+    assert status.status == "failed"
+    assert "grade D means every criterion is met, but no_leakage is marked unmet" in status.detail
 
 
 async def test_stops_at_max_rounds_and_asks_for_a_person(store, llm_settings, llm_server) -> None:
