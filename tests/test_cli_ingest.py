@@ -78,6 +78,80 @@ def test_a_bad_competition_shows_as_failed_with_its_reason_and_the_others_go_on(
     assert "data/sample/titanic/competition.yaml: missing field 'comp_type'" in status
 
 
+def copy_competition(project: Path, slug: str, edit=lambda text: text) -> Path:
+    """The sample's titanic folder under a new slug, its competition.yaml passed through `edit`."""
+    folder = project / "data" / "sample" / slug
+    shutil.copytree(project / "data" / "sample" / "titanic", folder)
+    yaml = folder / "competition.yaml"
+    yaml.write_text(edit(yaml.read_text().replace("competition: titanic", f"competition: {slug}")))
+    return folder
+
+
+def test_every_kind_of_bad_input_is_one_line_counted_in_status_and_the_sample_is_untouched(project):
+    runner.invoke(app, ["ingest"])
+    before = json.loads(runner.invoke(app, ["status", "--json"]).stdout)["competitions"]
+    bad = copy_competition(project, "zz-bad-notebooks") / "notebooks"
+    shutil.rmtree(bad)
+    bad.mkdir()
+    (bad.parent / "notebooks.csv").unlink()
+    (bad / "a-not-json.ipynb").write_text("this is not JSON")
+    (bad / "b-empty.ipynb").write_text("")
+    (bad / "c-binary.ipynb").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8)
+    with (bad / "d-huge.ipynb").open("wb") as huge:  # 50 MB (sparse: the size is refused before any reading)
+        huge.write(b'{"cells": [')
+        huge.truncate(50 * 1024 * 1024)
+    (bad / "e-prose-only.ipynb").write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": "# notes", "metadata": {}}],
+                                                        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    (bad / "f-utf16.py").write_text("import pandas as pd\n# Größe\ndf = pd.read_csv('train.csv')\n", encoding="utf-16")
+    copy_competition(project, "zz-missing-field", lambda text: text.replace("metric: Accuracy\n", ""))
+    copy_competition(project, "zz-misspelled-field", lambda text: text.replace("comp_type:", "comp_tpye:"))
+    copy_competition(project, "zz-unknown-data-type", lambda text: text.replace("data_type: tabular", "data_type: spreadsheet"))
+    listed = copy_competition(project, "zz-csv-names-a-missing-file") / "notebooks.csv"
+    listed.write_text(listed.read_text() + "no-such-notebook.ipynb,0.9,,9999,gold\n")
+    copy_competition(project, "zz-twin-a", lambda text: text.replace("competition: zz-twin-a", "competition: zz-twin"))
+    copy_competition(project, "zz-twin-b", lambda text: text.replace("competition: zz-twin-b", "competition: zz-twin"))
+
+    result = runner.invoke(app, ["ingest"])
+
+    assert result.exit_code == 0, result.output
+    assert "13 competitions from data/sample: 2 added, 0 updated, 7 unchanged, 4 failed" in result.stdout
+    expected = {
+        "zz-bad-notebooks/notebooks/a-not-json.ipynb: not valid notebook JSON",
+        "zz-bad-notebooks/notebooks/b-empty.ipynb: is empty",
+        "zz-bad-notebooks/notebooks/c-binary.ipynb: is binary",
+        "zz-bad-notebooks/notebooks/d-huge.ipynb: is 52.4 MB, over the limit of 20.0 MB (ingest.max_notebook_bytes)",
+        "zz-bad-notebooks/notebooks/e-prose-only.ipynb: has no code cells",
+        "zz-bad-notebooks/notebooks/f-utf16.py: decoded as utf-16, not UTF-8",
+        "zz-missing-field/competition.yaml: missing field 'metric'",
+        "zz-misspelled-field/competition.yaml: unknown field 'comp_tpye'; did you mean 'comp_type'?",
+        "zz-unknown-data-type/competition.yaml: field 'data_type': unknown data type 'spreadsheet'; use one of: tabular",
+        "zz-csv-names-a-missing-file/notebooks.csv: row 5: names no-such-notebook.ipynb",
+        "zz-twin-a/competition.yaml: slug 'zz-twin' is also claimed by data/sample/zz-twin-b",
+        "zz-twin-b/competition.yaml: slug 'zz-twin' is also claimed by data/sample/zz-twin-a",
+    }
+    listed = [line for line in result.stderr.splitlines() if line.startswith("  ")]  # under "N problems:"
+    # the sample's own 2, these 12, and the misspelled field's consequence: 'comp_type' is missing
+    assert "15 problems:" in result.stderr and len(listed) == 15
+    for problem in expected:  # one line each, naming the file
+        assert sum(f"data/sample/{problem}" in line for line in listed) == 1, problem
+    refused = [line.split(":")[1].strip() for line in result.stderr.splitlines() if line.startswith("failed: ")]
+    assert sorted(refused) == ["zz-missing-field", "zz-misspelled-field", "zz-twin", "zz-unknown-data-type"]
+    assert "Traceback" not in result.output
+
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    shown = [f"{p['path']}: {p['message']}" for p in report["problems"]]
+    for problem in expected:
+        assert sum(f"data/sample/{problem}" in line for line in shown) == 1, problem
+    rows = {row["competition"]: row for row in report["competitions"]}
+    assert {slug: rows[slug]["stages"]["ingest"]["status"] for slug in rows if slug.startswith("zz-")} == {
+        "zz-bad-notebooks": "done", "zz-csv-names-a-missing-file": "done", "zz-missing-field": "failed",
+        "zz-misspelled-field": "failed", "zz-unknown-data-type": "failed", "zz-twin": "failed"}
+    assert rows["zz-bad-notebooks"]["notebooks"] == 1  # the UTF-16 script, read and flagged
+    assert rows["zz-bad-notebooks"]["stages"]["ingest"]["detail"] == "1 notebook; 6 problems to look at"
+    assert [row for row in report["competitions"] if row["competition"] in SAMPLE_SLUGS] == before
+    assert report["counts"]["ingest"] == {"done": 9, "failed": 4}
+
+
 def test_ingest_from_a_meta_kaggle_dump(project, dump):  # noqa: F811
     result = runner.invoke(app, ["ingest", "--source", str(dump), "--top", "2"])
     assert result.exit_code == 0, result.output

@@ -119,7 +119,7 @@ class CompetitionFolders:
                 self._problem(folder, file, f"unknown field '{key}'; {hint}")
         for key in REQUIRED_FIELDS:
             if data.get(key) in (None, ""):
-                self._problem(folder, file, f"missing field '{key}'")
+                self._problem(folder, file, f"missing field '{key}'; add it")
         if "grading" in data and data["grading"] is not None and not isinstance(data["grading"], dict):
             self._problem(folder, file, "field 'grading' must be a mapping (metric, target_col, direction, ...)")
         folder.fields = {key: value for key, value in data.items() if key in known}

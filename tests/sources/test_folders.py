@@ -121,15 +121,15 @@ def test_missing_field_refuses_the_competition_and_names_file_and_field(tmp_path
     make(tmp_path, "other")
     items = read(tmp_path)
     assert isinstance(items["comp"], RejectedCompetition)
-    assert lines(items["comp"]) == ["comp/competition.yaml: missing field 'metric'"]
-    assert items["comp"].reason == "comp/competition.yaml: missing field 'metric'"
+    assert lines(items["comp"]) == ["comp/competition.yaml: missing field 'metric'; add it"]
+    assert items["comp"].reason == "comp/competition.yaml: missing field 'metric'; add it"
     assert isinstance(items["other"], IngestedCompetition)
 
 
 def test_misspelled_field_gets_a_suggestion(tmp_path):
     make(tmp_path, "comp", yaml_text=YAML.format(slug="comp").replace("metric: Accuracy", "metirc: Accuracy"))
     assert lines(read(tmp_path)["comp"]) == ["comp/competition.yaml: unknown field 'metirc'; did you mean 'metric'?",
-                                              "comp/competition.yaml: missing field 'metric'"]
+                                              "comp/competition.yaml: missing field 'metric'; add it"]
 
 
 def test_unknown_data_type_lists_the_valid_ones(tmp_path):
