@@ -146,6 +146,7 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
     warnings = _load_extensions()
     context = StatusContext(store=store, settings=settings, languages=languages)
     statuses = store.statuses()
+    statuses = [s for s in statuses if _asked_for(s.stage, languages)]
     stages = sorted(set(_stages) | {s.stage for s in statuses}, key=lambda name: (_stages.get(name, 1000), name))
     names = {c.competition: c.comp_name for c in store.competitions()}
     counts = store.notebook_counts()
@@ -176,6 +177,48 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
     return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings)
 
 
+def _asked_for(stage: str, languages: list[str]) -> bool:
+    """A per-language stage (`translate:kk`) shows only when its language was asked for (`--lang`)."""
+    family, _, language = stage.partition(":")
+    return not language or language in languages
+
+
+def _stage_columns(stages: list[str]) -> dict[str, list[str]]:
+    """Column title -> the stages it shows. A stage run per language gets one column for all its languages
+    when there are more than two (`translate (12 lang.)`: "10 done, 2 pending"), so thirteen languages fit a terminal."""
+    families: dict[str, list[str]] = {}
+    for stage in stages:
+        families.setdefault(stage.partition(":")[0], []).append(stage)
+    columns: dict[str, list[str]] = {}
+    for stage in stages:
+        family = stage.partition(":")[0]
+        if len(families[family]) > 2:
+            columns[f"{family} ({len(families[family])} lang.)"] = families[family]
+        else:
+            columns[stage] = [stage]
+    return columns
+
+
+def _state_cell(states: list[str]) -> str:
+    """One state, or how many stages are in each state when they differ."""
+    tally: dict[str, int] = {}
+    for state in states:
+        tally[state] = tally.get(state, 0) + 1
+    if len(tally) == 1:
+        state = states[0]
+        return f"[{STATE_STYLES.get(state, '')}]{state}[/]"
+    return ", ".join(f"[{STATE_STYLES.get(state, '')}]{n} {state}[/]" for state, n in sorted(tally.items()))
+
+
+def _summed(counts: dict[str, dict[str, int]], stages: list[str]) -> dict[str, int]:
+    """The state counts of several stages added up."""
+    total: dict[str, int] = {}
+    for stage in stages:
+        for state, n in counts[stage].items():
+            total[state] = total.get(state, 0) + n
+    return total
+
+
 def render_status(report: StatusReport, console: Console) -> None:
     """Print the report as tables for a person."""
     if not console.is_terminal:
@@ -187,25 +230,32 @@ def render_status(report: StatusReport, console: Console) -> None:
         table = Table(title="Competitions", title_justify="left", show_lines=False)
         table.add_column("competition", no_wrap=True)
         table.add_column("notebooks", justify="right")
-        for stage in report.stages:
-            table.add_column(stage)
+        stage_columns = _stage_columns(report.stages)
+        for title in stage_columns:
+            table.add_column(title)
         for title in _columns:
             table.add_column(title)
         table.add_column("why / notes", overflow="fold")
         for row in report.competitions:
             cells = [row.competition, str(row.notebooks)]
-            notes = []
+            cells.extend(_state_cell([row.stages[stage]["status"] for stage in shown])
+                         for shown in stage_columns.values())
+            # The same note in several languages of one stage is one line: "review:be,kk: waiting for ...".
+            noted: dict[tuple[str, str], list[str]] = {}
             for stage in report.stages:
                 state = row.stages[stage]
-                cells.append(f"[{STATE_STYLES.get(state['status'], '')}]{state['status']}[/]")
                 if state["detail"] and (state["status"] != "done" or stage == "ingest"):
-                    notes.append(f"{stage}: {state['detail']}" if len(report.stages) > 1 else state["detail"])
+                    family, _, language = stage.partition(":")
+                    noted.setdefault((family, state["detail"]), []).append(language)
+            notes = [f"{family}{':' + ','.join(langs) if langs != [''] else ''}: {detail}"
+                     if len(report.stages) > 1 else detail for (family, detail), langs in noted.items()]
             cells.extend(str(row.columns.get(title, "")) for title in _columns)
             cells.append("\n".join(notes))
             table.add_row(*cells)
         console.print(table)
-        summary = ", ".join(f"{stage}: " + " ".join(f"{n} {state}" for state, n in sorted(tally.items()))
-                            for stage, tally in report.counts().items())
+        counts = report.counts()
+        summary = ", ".join(f"{title}: " + " ".join(f"{n} {state}" for state, n in sorted(_summed(counts, shown).items()))
+                            for title, shown in stage_columns.items())
         console.print(f"{len(report.competitions)} competitions — {summary}", highlight=False)
     if report.problems:
         console.print(f"\n[bold]Problems ({len(report.problems)})[/bold] — fix these and re-run the stage:")

@@ -15,7 +15,11 @@ runner = CliRunner()
 
 @pytest.fixture
 def registry(monkeypatch):
-    """A private copy of the registry, so what a test registers does not leak into other tests."""
+    """A private copy of the registry, so what a test registers does not leak into other tests.
+
+    The stages' own registrations are loaded first: were their modules first imported inside the copy, they would
+    vanish with it and later tests would run without them."""
+    status._load_extensions()
     monkeypatch.setattr(status, "_stages", dict(status._stages))
     monkeypatch.setattr(status, "_columns", dict(status._columns))
     monkeypatch.setattr(status, "_sections", list(status._sections))
@@ -62,3 +66,27 @@ def test_a_broken_extension_is_a_warning_not_a_crash(project, registry):
     assert result.exit_code == 0
     assert "warning: section _broken: KeyError: 'no such table'" in result.stdout
     assert "titanic" in result.stdout
+
+
+def test_per_language_stages_show_the_languages_asked_for_and_collapse_when_many(project, store):
+    runner.invoke(app, ["ingest"])
+    for language in ("kk", "be", "fr"):
+        store.set_status("titanic", f"translate:{language}", "done", "")
+    store.set_status("titanic", "translate:be", "needs_human", "description: language check failed")
+    store.set_status("titanic", "review:kk", "pending", "waiting for a verdict on domain")
+    store.set_status("titanic", "review:be", "pending", "waiting for a verdict on domain")
+
+    only_kk = runner.invoke(app, ["status", "--lang", "kk"]).stdout
+    assert "translate:kk" in only_kk and "translate:be" not in only_kk and "translate:fr" not in only_kk
+    assert "language check failed" not in only_kk
+    assert "translate:kk: 1 done 6 pending" in only_kk
+
+    every = runner.invoke(app, ["status"]).stdout
+    assert "translate (3 lang.)" in every and "translate:kk " not in every
+    assert "2 done, 1 needs_human" in every  # titanic's cell: the states of its three languages
+    assert "translate:be: description: language check failed" in every
+    assert "review:be,kk: waiting for a verdict on domain" in every
+    assert "translate (3 lang.): 2 done 1 needs_human 18 pending" in every
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    titanic = next(row for row in report["competitions"] if row["competition"] == "titanic")
+    assert titanic["stages"]["translate:be"]["status"] == "needs_human"
