@@ -258,6 +258,10 @@ def _refuse_secrets(data: dict, where: str = "") -> None:
     for key, value in data.items():
         if key.lower() in SECRET_VARIABLES or key.lower().endswith(("api_key", "_token", "password")):
             variable = SECRET_VARIABLES.get(key.lower(), key.upper())
+            if key.lower() == "api_key" and where.startswith("providers."):
+                # a provider's key lives in its own variable: api_key_env, or the one its SDK kind reads
+                kind = data.get("kind") or where.removeprefix("providers.").rstrip(".")
+                variable = data.get("api_key_env") or ("ANTHROPIC_API_KEY" if kind == "anthropic" else "OPENAI_API_KEY")
             raise ConfigError(f"{CONFIG_FILE}: {where}{key} looks like a secret; remove it and set the environment variable {variable} instead")
         if isinstance(value, dict):
             _refuse_secrets(value, f"{where}{key}.")
