@@ -45,6 +45,8 @@ class PullReport:
 class _Collected:
     verdicts: dict[str, list[Verdict]] = field(default_factory=lambda: defaultdict(list))
     scores: dict[str, list[RubricScore]] = field(default_factory=lambda: defaultdict(list))
+    # id(verdict) -> a note on its row; said only when the verdict is new, not again on every later pull
+    notes: dict[int, str] = field(default_factory=dict)
 
 
 def pull(store: Store, settings: Settings, language: str, backend: SheetBackend, file: Path | None = None) -> PullReport:
@@ -196,13 +198,14 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         report.problems.append(f"{at}: {sent.item_id!r} is not an item id")
         return
     competition, field_name, _ = parsed
+    note = ""
     if verdict == "YES and YES" and own:
-        report.notes.append(f"{at}: your version is ignored with 'YES and YES'; choose a NO answer if it should "
-                               "replace the translation")
+        note = (f"{at}: your version is ignored with 'YES and YES'; choose a NO answer if it should "
+                "replace the translation")
     elif verdict != "YES and YES" and not own:
-        report.notes.append(f"{at}: {verdict!r} without your version; the text goes back to machine translation "
-                               "with your comment as feedback" + ("" if comment else " (add a comment saying what is wrong)")
-                               + "; write your version to fix it yourself instead")
+        note = (f"{at}: {verdict!r} without your version; the text goes back to machine translation "
+                "with your comment as feedback" + ("" if comment else " (add a comment saying what is wrong)")
+                + "; write your version to fix it yourself instead")
     elif own:
         known = store.competition(competition)
         failed = [check for check in check_translation(sent.original, own, language, settings,
@@ -212,10 +215,13 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
             details = "; ".join(f"{check.name}: {check.detail}" for check in failed)
             report.problems.append(f"{at}: your version did not pass the checks ({details}); correct it and pull again")
             return
-    collected.verdicts[annotator].append(Verdict(
+    taken = Verdict(
         item_id=sent.item_id, competition=competition, field=field_name, language=language, annotator=annotator,
         verdict=verdict, own_version=own, comment=comment, translation=sent.text, translation_hash=sent.translation_hash,
-        source=source))
+        source=source)
+    collected.verdicts[annotator].append(taken)
+    if note:
+        collected.notes[id(taken)] = note
 
 
 def _store(store: Store, settings: Settings, language: str, collected: _Collected, report: PullReport) -> None:
@@ -224,8 +230,9 @@ def _store(store: Store, settings: Settings, language: str, collected: _Collecte
     pulled_at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     known = {(v.item_id, v.annotator, v.translation_hash): v for v in store.verdicts(language)}
     for annotator, verdicts in collected.verdicts.items():
-        new = [v.model_copy(update={"pulled_at": pulled_at}) for v in verdicts
-               if not _repeats(known.get((v.item_id, v.annotator, v.translation_hash)), v)]
+        fresh = [v for v in verdicts if not _repeats(known.get((v.item_id, v.annotator, v.translation_hash)), v)]
+        report.notes.extend(collected.notes[id(v)] for v in fresh if id(v) in collected.notes)
+        new = [v.model_copy(update={"pulled_at": pulled_at}) for v in fresh]
         report.repeated += len(verdicts) - len(new)
         if new:
             # The file first: it is the source of truth, and a store write that fails is redone by the next pull.
