@@ -173,6 +173,17 @@ def test_a_dump_with_a_missing_column_is_one_line_and_recorded(project, dump):  
     assert "missing column 'SourceCompetitionId'" in runner.invoke(app, ["status"]).stdout
 
 
+def test_a_refused_dump_keeps_the_problems_of_the_competition_folders(project, dump):  # noqa: F811
+    runner.invoke(app, ["ingest"])
+    (dump / "Kernels.csv").write_text((dump / "Kernels.csv").read_text().replace("TotalVotes", "Votes"))
+
+    assert runner.invoke(app, ["ingest", "--source", str(dump)]).exit_code == 2
+
+    status = runner.invoke(app, ["status"]).stdout
+    assert "Problems (3)" in status
+    assert f"[ingest] {BROKEN}" in status and "Kernels.csv: missing column 'TotalVotes'" in status
+
+
 def test_a_source_that_does_not_exist_is_one_line(project):
     result = runner.invoke(app, ["ingest", "--source", "nowhere"])
     assert result.exit_code == 2

@@ -23,7 +23,7 @@ def ingest(
     from curation.sources import SourceError, shown_path
     from curation.sources.folders import CompetitionFolders
     from curation.sources.meta_kaggle import MetaKaggleDump, is_meta_kaggle
-    from curation.stages.ingest import STAGE, run_ingest
+    from curation.stages.ingest import STAGE, problems_of_other_sources, run_ingest
 
     settings = settings_from(config)
     root = source if source is not None else settings.path("competitions")
@@ -43,7 +43,7 @@ def ingest(
                     reader = CompetitionFolders(root, settings.ingest, top_notebooks=top)
                 progress.update(task, total=len(reader), description=f"ingesting {shown_path(root)}")
             except SourceError as error:
-                store.replace_problems(STAGE, error.problems)
+                store.replace_problems(STAGE, problems_of_other_sources(store, root) + error.problems)
                 progress.stop()
                 for problem in error.problems:
                     complain(f"error: {problem.line()}")

@@ -65,6 +65,21 @@ def _record_problems(store: Store, problems: list[Problem]) -> None:
         store.replace_problems(STAGE, problems)
 
 
+def problems_of_other_sources(store: Store, source: Path | str | None) -> list[Problem]:
+    """Stored problems of competitions read from somewhere other than `source`: a run of one source keeps them.
+
+    A curator may ingest a Meta Kaggle dump and a folder of hand-made competitions into one store; ingesting one
+    must not make the other's problems disappear from `curate status` while they are still unfixed.
+    """
+    if source is None:
+        return []
+    root = Path(source).resolve()
+    sources = store.competition_sources()
+    return [problem for problem in store.problems(STAGE)
+            if problem.competition and sources.get(problem.competition)
+            and not Path(sources[problem.competition]).resolve().is_relative_to(root)]
+
+
 def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | None = None,
                source_problems: Iterable[Problem] = (), on_item: Callable[[str], None] | None = None) -> IngestReport:
     """Store every competition a reader yields; `source` (the folder read) lets competitions that left it be reported.
@@ -100,5 +115,5 @@ def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | N
                 report.gone.append(slug)
                 _set_status(store, slug, "failed", f"no longer in {source}; restore it, or ignore this line (the record is kept)")
     report.problems = list(source_problems) + report.problems
-    _record_problems(store, report.problems)
+    _record_problems(store, problems_of_other_sources(store, source) + report.problems)
     return report

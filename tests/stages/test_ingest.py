@@ -141,3 +141,28 @@ def test_a_meta_kaggle_dump_reingests_idempotently_and_updates_only_what_changed
     assert report.updated == ["titanic"]
     assert sorted(report.unchanged) == ["digit-recognizer", "house-prices"]
     assert [nb.votes for nb in store.notebooks("titanic")] == [50, 40, 6]
+
+
+def test_ingesting_one_source_keeps_the_problems_of_another(settings, store, dump, tmp_path):  # noqa: F811
+    folders = tmp_path / "hand-made"
+    for slug in ("nlp-getting-started", "santander-customer-transaction-prediction"):
+        shutil.copytree(settings.path("competitions") / slug, folders / slug)
+    ingest(settings, store, folders)
+    from_folders = {p.competition for p in store.problems("ingest")}
+    assert from_folders == {"nlp-getting-started", "santander-customer-transaction-prediction"}
+
+    ingest_dump(dump, store)
+
+    after_dump = {p.competition for p in store.problems("ingest")}
+    assert from_folders < after_dump and "house-prices" in after_dump  # its code file is missing
+
+    nlp = folders / "nlp-getting-started"
+    (nlp / "notebooks" / "disaster-tweets-naive-bayes.ipynb").unlink()
+    listed = (nlp / "notebooks.csv").read_text().splitlines(True)
+    (nlp / "notebooks.csv").write_text("".join(line for line in listed if "disaster-tweets-naive-bayes" not in line))
+    ingest(settings, store, folders)
+
+    # the fixed notebook's line is gone; the other folder's and the dump's stay until they are fixed
+    after_fix = {p.competition for p in store.problems("ingest")}
+    assert "nlp-getting-started" not in after_fix
+    assert {"santander-customer-transaction-prediction", "house-prices"} <= after_fix
