@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -70,8 +71,8 @@ class MetaKaggleSettings(Strict):
     host_segments: list[str] = Field(default_factory=lambda: ["Featured", "Research", "Playground", "Community", "Recruitment"])
     exclude_classroom: bool = True
     min_teams: int = Field(default=50, ge=0)
-    enabled_after: str | None = None  # ISO date; competitions that opened before it are skipped
-    enabled_before: str | None = None
+    enabled_after: date | None = None  # 2015-01-01 (TOML date or ISO string); competitions that opened before it are skipped
+    enabled_before: date | None = None
 
 
 class IngestSettings(Strict):

@@ -174,10 +174,10 @@ class MetaKaggleDump:
             params.append(config.min_teams)
         if config.enabled_after:
             clauses.append(f"{_date('EnabledDate')} >= CAST(? AS TIMESTAMP)")
-            params.append(config.enabled_after)
+            params.append(config.enabled_after.isoformat())
         if config.enabled_before:
             clauses.append(f"{_date('EnabledDate')} < CAST(? AS TIMESTAMP)")
-            params.append(config.enabled_before)
+            params.append(config.enabled_before.isoformat())
         return " AND ".join(clauses), params
 
     def _scan(self) -> dict[int, list[_Candidate]]:
