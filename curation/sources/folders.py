@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import io
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -210,24 +211,33 @@ class CompetitionFolders:
         if not file.exists():
             return {}
         listed: dict[str, Notebook] = {}
-        with file.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
+        try:
+            text = file.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError:
+            self._problem(folder, file, "is not UTF-8; re-save it as UTF-8 (until then its notebooks go in name order)")
+            return {}
+        try:
+            reader = csv.DictReader(io.StringIO(text, newline=""))
             if "file" not in (reader.fieldnames or []):
                 self._problem(folder, file, "needs a header with a 'file' column (file, score, rank, votes, medal)")
                 return {}
-            for line, row in enumerate(reader, start=2):
-                name = (row.get("file") or "").strip()
-                if not name:
-                    continue
-                if name not in present:
-                    self._problem(folder, file, f"row {line}: names {name}, which is not in {self._shown(directory)}; fix the name or remove the row")
-                    continue
-                try:
-                    listed[name] = Notebook(competition=folder.slug, name=name, text="",
-                                            score=_number(row.get("score"), float), rank=_number(row.get("rank"), int),
-                                            votes=_number(row.get("votes"), int), medal=_medal(row.get("medal")))
-                except ValueError as error:
-                    self._problem(folder, file, f"row {line}: {error}")
+            rows = list(reader)
+        except csv.Error as error:
+            self._problem(folder, file, f"is not a readable CSV ({error}); fix it (until then its notebooks go in name order)")
+            return {}
+        for line, row in enumerate(rows, start=2):
+            name = (row.get("file") or "").strip()
+            if not name:
+                continue
+            if name not in present:
+                self._problem(folder, file, f"row {line}: names {name}, which is not in {self._shown(directory)}; fix the name or remove the row")
+                continue
+            try:
+                listed[name] = Notebook(competition=folder.slug, name=name, text="",
+                                        score=_number(row.get("score"), float), rank=_number(row.get("rank"), int),
+                                        votes=_number(row.get("votes"), int), medal=_medal(row.get("medal")))
+            except ValueError as error:
+                self._problem(folder, file, f"row {line}: {error}")
         return listed
 
 

@@ -167,6 +167,16 @@ def test_bad_numbers_in_notebooks_csv_name_the_row(tmp_path):
     assert lines(read(tmp_path)["comp"]) == ["comp/notebooks.csv: row 2: 'many' is not a number"]
 
 
+def test_a_notebooks_csv_that_is_not_utf8_is_named_and_the_notebooks_go_in_name_order(tmp_path):
+    folder = make(tmp_path, "comp", notebooks={"b.py": script(), "a.py": script()})
+    (folder / "notebooks.csv").write_bytes("file,votes\nb.py,10\n# café\n".encode("latin-1"))
+    make(tmp_path, "other")
+    items = read(tmp_path)
+    assert [nb.name for nb in items["comp"].notebooks] == ["a.py", "b.py"]
+    assert lines(items["comp"]) == ["comp/notebooks.csv: is not UTF-8; re-save it as UTF-8 (until then its notebooks go in name order)"]
+    assert isinstance(items["other"], IngestedCompetition) and not items["other"].problems
+
+
 def test_two_folders_claiming_one_slug_are_both_refused(tmp_path):
     make(tmp_path, "titanic-v1", yaml_text=YAML.format(slug="titanic"))
     make(tmp_path, "titanic-v2", yaml_text=YAML.format(slug="titanic"))
