@@ -53,6 +53,33 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(project, llm_s
     assert llm_server.count() == calls  # a rerun of finished stages sends nothing
 
 
+def test_run_again_after_merge_retranslates_what_a_reviewer_rejected_and_pushes_it(project, llm_server,
+                                                                                   monkeypatch) -> None:
+    from tests.review.seeding import fill
+
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
+        'languages = ["en", "kk"]'), encoding="utf-8")
+    llm_server.respond_with(Model())
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    assert runner.invoke(app, ["run"]).exit_code == 0
+    workbook = project / "review" / "kk" / "kk-annotator-1.xlsx"
+    fill(workbook, "domain", "titanic/domain/kk", verdict="NO and NO", comment="not the usual term")
+    assert runner.invoke(app, ["review", "pull", "--lang", "kk"]).exit_code == 0
+    assert "1 retranslate" in runner.invoke(app, ["merge", "--lang", "kk"]).output
+    llm_server.reset()
+
+    second = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
+
+    assert second.exit_code == 0, second.output
+    assert "translate:kk: 1 done, 0 failed" in second.output
+    assert len(llm_server.requests) == 1 and "not the usual term" in llm_server.requests[0].user_text
+    assert "kk annotator-1: " in second.output and "1 added, 0 updated" in second.output
+    assert "`curate run` again" in second.output
+
+
 def test_run_without_a_key_stops_at_describe_with_what_to_set(project) -> None:
     result = runner.invoke(app, ["run"])
 

@@ -29,7 +29,8 @@ def _next_steps(settings: Settings, languages: str) -> list[str]:
         f"2. Put the returned workbooks back in place, then `curate review pull --lang {languages}` "
         "(or `curate review pull --file PATH` per workbook); fix the rows it reports and pull again.",
         "3. `curate merge`: final texts; items judged NO without a fix go back to translate.",
-        "4. `curate translate` and `curate review push` again for what merge sent back; repeat 2-4 until merge reports nothing open.",
+        "4. `curate run` again: it redoes what merge sent back (retranslations, new descriptions) and pushes it for "
+        "the next round; repeat 2-4 until merge reports nothing open.",
         "5. `curate report` for the review statistics, then `curate publish --version 1.0.0 --to dist/ml2b`.",
     ]
 
