@@ -104,7 +104,7 @@ def test_card_yaml_parses_and_names_configs_license_and_languages(two_releases: 
     assert data["task_categories"] == settings.publish.task_categories
     assert {config["config_name"]: config["data_files"] for config in data["configs"]}["kk"] == [
         {"split": "test", "path": "kk/test-00000-of-00001.parquet"}]
-    assert "| Belarusian (Беларуская) | `be` | `tasks/Belarus.csv` | 2 | 67% | 33% | 0% | 0% | 33% |" in card.text
+    assert "| Belarusian (Беларуская) | `be` | `tasks/Belarus.csv` | 2 | 67% | 33% | 0% | 0% | 33% | 100% (kappa 1.00) over 6 items |" in card.text
     assert "Compared with v1.0.0" in card.text and "competitions removed: house-prices" in card.text
     assert "`openai:gpt-4o`" in card.text and "@misc{ml2b" in card.text
     first_card = git(two_releases, "show", "v1.0.0:README.md")
