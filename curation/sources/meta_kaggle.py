@@ -30,6 +30,7 @@ Meta Kaggle has no data card and no data type. The card stays empty unless the c
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,8 +263,26 @@ class MetaKaggleDump:
 
     def __len__(self) -> int:
         if self._candidates is None:
-            self._candidates = self._scan()
+            try:
+                self._candidates = self._scan()
+            except duckdb.Error as error:
+                raise SourceError([self._unreadable(error)]) from None
         return len(self._candidates)
+
+    def _unreadable(self, error: duckdb.Error) -> Problem:
+        """A file DuckDB cannot parse (a cut download, a stray quote) as one line naming the file and, if known, the row."""
+        text = str(error)
+        file = re.search(r"^\s*file = (.+)$", text, re.M) or re.search(r'sniffing file "([^"]+)"', text)
+        line = re.search(r"CSV Error on Line: (\d+)", text)
+        reason = re.search(r"Original Line: [^\n]*\n\n([^\n]+)", text)
+        if line:
+            detail = f"row on line {line.group(1)}: {reason.group(1).strip().rstrip('.') if reason else 'not valid CSV'}"
+        elif "sniffing file" in text:
+            detail = "its rows do not follow one CSV layout, e.g. a quote that never closes"
+        else:
+            detail = text.splitlines()[0].removeprefix("Invalid Input Error: ") if text else type(error).__name__
+        return self._problem(Path(file.group(1).strip()) if file else self.root,
+                             f"cannot be read ({detail}); repair that row or download the file again")
 
     def __iter__(self) -> Iterator[SourceItem]:
         len(self)

@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from curation.config import IngestSettings, MetaKaggleSettings
@@ -184,6 +185,29 @@ def test_a_missing_column_is_one_line_naming_the_file_and_the_column(dump):
         MetaKaggleDump(dump, IngestSettings(), base=dump.parent)
     assert [p.line() for p in error.value.problems] == [
         "meta-kaggle/Kernels.csv: missing column 'TotalVotes'; is it a Meta Kaggle Kernels.csv?"]
+
+
+def test_a_file_the_csv_reader_cannot_parse_is_one_line_naming_it(dump):
+    with (dump / "Kernels.csv").open("a") as kernels:
+        kernels.write('999,"a quote that never closes,5\n')
+    with pytest.raises(SourceError) as error:
+        read(dump)
+    assert [p.line() for p in error.value.problems] == [
+        "meta-kaggle/Kernels.csv: cannot be read (its rows do not follow one CSV layout, e.g. a quote that never "
+        "closes); repair that row or download the file again"]
+
+
+def test_a_bad_row_deep_in_a_big_file_is_named_by_its_line(dump):
+    # What DuckDB says when it meets the row while reading (past the rows it sniffed), as it printed it on a
+    # 7,000-row Kernels.csv with one broken line at the end.
+    said = duckdb.InvalidInputException(
+        "Invalid Input Error: CSV Error on Line: 7002\nOriginal Line: 123,\"unterminated,5\n\n"
+        "Value with unterminated quote found.\n\nPossible fixes:\n* Enable ignore errors (ignore_errors=true)\n\n"
+        f"  file = {dump / 'Kernels.csv'}\n  delimiter = , (Set By User)\n")
+    reader = MetaKaggleDump(dump, IngestSettings(), base=dump.parent)
+    assert reader._unreadable(said).line() == (
+        "meta-kaggle/Kernels.csv: cannot be read (row on line 7002: Value with unterminated quote found); "
+        "repair that row or download the file again")
 
 
 def test_a_missing_file_and_a_missing_code_folder_are_named(dump, tmp_path):
