@@ -44,7 +44,9 @@ async def test_status_shows_grades_rounds_flags_and_the_share_good_after_round_o
     sections = {section.title.split(" (")[0]: section for section in report.sections}
     summary = sections["Descriptions"]
     assert summary.note.startswith("good after round 1: 33% (1/3), after the last round: 67% (2/3); 1 need a person")
-    assert "describe + tag spend $0.0" in summary.note
+    spend = sum(call.cost_usd for call in store.llm_calls() if call.stage in ("describe", "tag"))
+    assert spend > 0 and summary.note.endswith(f"describe + tag spend ${spend:.4f}")
+    assert summary.rows[0][-1] == f"{spend:.4f}"
     card = sections["Data-card sentences about submissions or test files"]
     assert card.rows == [["house-prices", "submission_format", "The submission file has an Id and a SalePrice column."]]
 
