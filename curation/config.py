@@ -277,10 +277,21 @@ def _describe_error(error: ValidationError) -> str:
     return f"{CONFIG_FILE}: {where}: {message}"
 
 
+def _nearest_config() -> Path:
+    """curate.toml in the working folder or the nearest folder above it, as git finds its repository, so a
+    command run from a project's subfolder (data/, review/) uses that project; ./curate.toml when there is none."""
+    here = Path.cwd()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return folder / CONFIG_FILE
+    return Path(CONFIG_FILE)
+
+
 def load_settings(path: Path | str | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Read curate.toml (or defaults when the file is absent and no path was given) into Settings."""
+    """Read curate.toml (the nearest one up from the working folder, or defaults when there is none and no path
+    was given) into Settings."""
     explicit = path is not None
-    file = Path(path) if explicit else Path(CONFIG_FILE)
+    file = Path(path) if explicit else _nearest_config()
     if file.is_dir():
         file = file / CONFIG_FILE
     data: dict = {}

@@ -76,3 +76,14 @@ def test_secrets_come_from_the_environment_only(tmp_path):
 def test_an_explicit_config_that_does_not_exist_says_how_to_make_one(tmp_path):
     with pytest.raises(ConfigError, match="no such file; run `curate init DIR` to create a project"):
         load_settings(tmp_path / "missing.toml")
+
+
+def test_a_command_run_from_a_project_subfolder_uses_that_project(project, monkeypatch):
+    assert CliRunner().invoke(app, ["ingest"]).exit_code == 0
+    monkeypatch.chdir(project / "data" / "sample" / "titanic")
+
+    result = CliRunner().invoke(app, ["status", "--json"])
+
+    assert result.exit_code == 0, result.output
+    assert '"competition": "titanic"' in result.stdout and '"competition": "spaceship-titanic"' in result.stdout
+    assert not (project / "data" / "sample" / "titanic" / "data").exists()  # no stray store in the subfolder
