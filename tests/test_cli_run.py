@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
@@ -25,7 +26,9 @@ class Model:
         return self.writer(request)
 
 
-def test_run_chains_the_automatic_stages_and_says_what_comes_next(project, llm_server, monkeypatch) -> None:
+@pytest.fixture
+def kazakh_project(project, llm_server, monkeypatch):
+    """The sample project translating into Kazakh only, with every provider on the fake server."""
     toml = project / "curate.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace(
         'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
@@ -33,6 +36,11 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(project, llm_s
     llm_server.respond_with(Model())
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    return project
+
+
+def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project, llm_server) -> None:
+    project = kazakh_project
 
     result = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
 
@@ -53,17 +61,10 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(project, llm_s
     assert llm_server.count() == calls  # a rerun of finished stages sends nothing
 
 
-def test_run_again_after_merge_retranslates_what_a_reviewer_rejected_and_pushes_it(project, llm_server,
-                                                                                   monkeypatch) -> None:
+def test_run_again_after_merge_retranslates_what_a_reviewer_rejected_and_pushes_it(kazakh_project, llm_server) -> None:
+    project = kazakh_project
     from tests.review.seeding import fill
 
-    toml = project / "curate.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace(
-        'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
-        'languages = ["en", "kk"]'), encoding="utf-8")
-    llm_server.respond_with(Model())
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
     assert runner.invoke(app, ["run"]).exit_code == 0
     workbook = project / "review" / "kk" / "kk-annotator-1.xlsx"
     fill(workbook, "domain", "titanic/domain/kk", verdict="NO and NO", comment="not the usual term")

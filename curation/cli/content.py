@@ -23,6 +23,18 @@ from curation.cli.base import (
 from curation.cli.llm import cannot_run, print_summary, run_llm_stage, stage_progress
 
 
+def _run_stage(store, settings, competition, make_stage, roles, max_cost):
+    """Build the stage (a broken prompt file is one line), then run it; the caller reports in a finally."""
+    from curation.prompts import PromptError
+
+    known_competition(store, competition)
+    try:
+        stage = make_stage()
+    except PromptError as error:
+        raise fail(str(error)) from None
+    return stage, lambda: run_llm_stage(stage, settings, store, max_cost, roles=roles)
+
+
 @app.command()
 def describe(
     competition: CompetitionOption = None,
@@ -32,19 +44,15 @@ def describe(
     config: ConfigOption = None,
 ) -> None:
     """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
-    from curation.prompts import PromptError
     from curation.stages.describe import ROLES, DescribeStage
     from curation.stages.describe_report import describe_figures
 
     settings = settings_from(config)
     with open_store(settings) as store:
-        known_competition(store, competition)
+        _, run = _run_stage(store, settings, competition, lambda: DescribeStage(
+            settings, only=competition, max_rounds=max_rounds, force=force), ROLES, max_cost)
         try:
-            stage = DescribeStage(settings, only=competition, max_rounds=max_rounds, force=force)
-        except PromptError as error:
-            raise fail(str(error)) from None
-        try:
-            run_llm_stage(stage, settings, store, max_cost, roles=ROLES)
+            run()
         finally:
             for problem in store.problems("describe"):
                 complain(f"needs a person: {problem.line()}")
@@ -64,27 +72,21 @@ def tag(
     config: ConfigOption = None,
 ) -> None:
     """Give every described competition one domain from [tag] vocabulary."""
-    from curation.prompts import PromptError
     from curation.stages.tag import TagStage
 
     settings = settings_from(config)
     with open_store(settings) as store:
-        known_competition(store, competition)
+        stage, run = _run_stage(store, settings, competition, lambda: TagStage(settings, only=competition, force=force),
+                                ("tag",), max_cost)
         try:
-            stage = TagStage(settings, only=competition, force=force)
-        except PromptError as error:
-            raise fail(str(error)) from None
-        try:
-            run_llm_stage(stage, settings, store, max_cost, roles=("tag",))
+            run()
         finally:
             if stage.waiting:
                 complain(f"waiting for a description (run `curate describe`): {', '.join(stage.waiting)}")
             for domain in store.domains():
                 if domain.is_new and (competition is None or domain.competition == competition):
                     complain(f"new domain for {domain.competition}: {domain.domain!r}; add it to [tag] vocabulary "
-                                 "in curate.toml to accept it")
-
-
+                             "in curate.toml to accept it")
 
 
 @app.command()
