@@ -66,7 +66,7 @@ def settings_from(config: Path | None) -> Settings:
 
 def open_store(settings: Settings) -> Store:
     try:
-        return Store(settings.path("store"))
+        return Store(settings.path("store"), root=settings.root)
     except StoreError as error:
         raise fail(str(error)) from None
 

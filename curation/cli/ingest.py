@@ -37,10 +37,11 @@ def ingest(
             try:
                 if is_meta_kaggle(root):
                     task = progress.add_task("scanning the Meta Kaggle tables", total=None)
-                    reader = MetaKaggleDump(root, settings.ingest, code_root=code, top_notebooks=top, cards=settings.path("competitions"))
+                    reader = MetaKaggleDump(root, settings.ingest, code_root=code, top_notebooks=top, cards=settings.path("competitions"),
+                                            base=settings.root)
                 else:
                     task = progress.add_task("reading competition folders", total=None)
-                    reader = CompetitionFolders(root, settings.ingest, top_notebooks=top)
+                    reader = CompetitionFolders(root, settings.ingest, top_notebooks=top, base=settings.root)
                 progress.update(task, total=len(reader), description=f"ingesting {shown_path(root)}")
             except SourceError as error:
                 store.replace_problems(STAGE, problems_of_other_sources(store, root) + error.problems)

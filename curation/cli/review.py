@@ -82,7 +82,7 @@ def review_pull(
             languages = sorted({row.language for row in store.pushed_rows()})
         problems = 0
         try:
-            sheets = backend_for(settings, backend) if file is None else XlsxBackend(settings.path("review_sheets"))
+            sheets = backend_for(settings, backend) if file is None else XlsxBackend(settings.path("review_sheets"), settings.root)
             for language in languages:
                 report = pull(store, settings, language, sheets, file)
                 for problem in report.problems:

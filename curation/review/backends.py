@@ -13,4 +13,4 @@ def backend_for(settings: Settings, name: str | None = None) -> SheetBackend:
         from curation.review.sheets_backend import SheetsBackend
 
         return SheetsBackend.from_settings(settings)
-    return XlsxBackend(settings.path("review_sheets"))
+    return XlsxBackend(settings.path("review_sheets"), settings.root)

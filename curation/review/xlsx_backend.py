@@ -31,6 +31,7 @@ from curation.review.layout import (
     column_letter,
     instructions,
 )
+from curation.project_paths import resolved_path, stored_path
 from curation.review.sheet import ReviewError, RowWrite, SheetContent, SheetRow, Target, normal_text, parse_meta
 
 LOCKED_FILL = PatternFill("solid", fgColor="EDEDED")
@@ -49,14 +50,20 @@ def _slug(name: str) -> str:
 
 
 class XlsxBackend:
-    """Workbooks under the review_sheets folder: <lang>/<lang>-<annotator>.xlsx, en/rubric-<annotator>.xlsx."""
+    """Workbooks under the review_sheets folder: <lang>/<lang>-<annotator>.xlsx, en/rubric-<annotator>.xlsx.
 
-    def __init__(self, folder: Path):
+    References are paths relative to the project root (`root`) when the folder is inside it, so the store of a
+    copied or moved project names the copy's workbooks, never the original's.
+    """
+
+    def __init__(self, folder: Path, root: Path | None = None):
         self.folder = folder
+        self.root = root
 
     def locate(self, target: Target) -> str:
         stem = f"rubric-{_slug(target.annotator)}" if target.rubric else f"{target.language}-{_slug(target.annotator)}"
-        return str(self.folder / target.language / f"{stem}.xlsx")
+        path = self.folder / target.language / f"{stem}.xlsx"
+        return stored_path(path, self.root) if self.root is not None else str(path)
 
     def tab_name(self, target: Target, tab: str) -> str:
         return tab
@@ -66,7 +73,7 @@ class XlsxBackend:
         return sorted(p for p in (self.folder / language).glob("*.xlsx") if not p.name.startswith((".~lock", "~$")))
 
     def read(self, ref: str) -> SheetContent | None:
-        path = Path(ref)
+        path = resolved_path(ref, self.root)
         if not path.exists():
             return None
         try:
@@ -74,7 +81,7 @@ class XlsxBackend:
         except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError):
             raise ReviewError(f"{path}: cannot be opened as an .xlsx workbook; save it as an Excel workbook (.xlsx) "
                               "and pull again") from None
-        content = SheetContent(ref=str(path))
+        content = SheetContent(ref=ref)
         for sheet in book.worksheets:
             rows = [list(row) for row in sheet.iter_rows(values_only=True)]
             if sheet.title == INSTRUCTIONS_TAB:
@@ -90,7 +97,7 @@ class XlsxBackend:
         return content
 
     def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
-        path = Path(ref)
+        path = resolved_path(ref, self.root)
         book = openpyxl.load_workbook(path) if path.exists() else self._new_book(target)
         for write in writes:
             sheet = book[write.tab] if write.tab in book.sheetnames else self._add_tab(book, write.tab)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from curation.project_paths import resolved_path, stored_path
 from curation.records import IngestedCompetition, Problem, StageState
 from curation.sources import RejectedCompetition, SourceItem
 from curation.store import Store
@@ -77,7 +78,7 @@ def problems_of_other_sources(store: Store, source: Path | str | None) -> list[P
     sources = store.competition_sources()
     return [problem for problem in store.problems(STAGE)
             if problem.competition and sources.get(problem.competition)
-            and not Path(sources[problem.competition]).resolve().is_relative_to(root)]
+            and not resolved_path(sources[problem.competition], store.root).resolve().is_relative_to(root)]
 
 
 def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | None = None,
@@ -96,6 +97,9 @@ def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | N
             _set_status(store, slug, "failed", item.reason)
         else:
             slug = item.competition.competition
+            if store.root is not None and item.competition.source:  # kept relative to the project root
+                where = stored_path(item.competition.source, store.root)
+                item = item.model_copy(update={"competition": item.competition.model_copy(update={"source": where})})
             status, detail = ingested_status(item)
             with store.transaction():  # the record, its notebooks and its status land together or not at all
                 outcome = store.save_ingested(item)
@@ -111,7 +115,7 @@ def run_ingest(items: Iterable[SourceItem], store: Store, source: Path | str | N
     if source is not None:
         root = str(Path(source).resolve())
         for slug, where in store.competition_sources().items():
-            if slug not in seen and where and str(Path(where).resolve()).startswith(root):
+            if slug not in seen and where and str(resolved_path(where, store.root).resolve()).startswith(root):
                 report.gone.append(slug)
                 _set_status(store, slug, "failed", f"no longer in {source}; restore it, or ignore this line (the record is kept)")
     report.problems = list(source_problems) + report.problems

@@ -36,8 +36,9 @@ class StoreError(Exception):
 class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin, ReleasesMixin):
     """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, root: Path | None = None):
         self.path = Path(path)
+        self.root = root  # the project root: stored paths are relative to it (see curation/project_paths.py)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -92,8 +93,20 @@ class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin,
         known = {version for version, _, _ in MIGRATIONS}
         if applied - known:
             raise StoreError(f"{self.path}: the store was written by a newer curation (schema {max(applied)}); upgrade curation")
-        for version, name, sql in sorted(MIGRATIONS):
+        for version, name, sql in sorted(MIGRATIONS, key=lambda migration: migration[0]):
             if version in applied:
+                continue
+            if callable(sql):
+                if self.root is None:
+                    continue  # needs the project root: the next open by a command applies it
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    sql(self.db, self.root)
+                    self.db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+                except BaseException:
+                    self.db.execute("ROLLBACK")
+                    raise
+                self.db.execute("COMMIT")
                 continue
             # executescript commits on its own; wrap it so a failed migration leaves nothing half-applied.
             self.db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', '{now()}');\nCOMMIT;")

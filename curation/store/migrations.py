@@ -3,12 +3,23 @@
 Each stage numbers its migrations in its own range (core 1-9, llm 10-19, describe/tag 20-29, translate 30-39,
 review 40-49, publish 50-59) so stages can land in any order. A migration that has shipped is never edited; a
 change to a table is a new migration in that stage's range.
+
+A migration is SQL, or a function of the connection and the project root for a change SQL cannot express (paths
+made relative to the root). `Store` runs such a function only when it is opened with the root (every command
+does); until then the rows keep working as they were.
 """
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from curation.project_paths import relocated_path
+
 # (version, name, SQL). Append; never edit a migration that has shipped.
-MIGRATIONS: list[tuple[int, str, str]] = [
+MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection, Path], None]]] = [
     (1, "core", """
         CREATE TABLE competitions (
             slug TEXT PRIMARY KEY,
@@ -179,3 +190,29 @@ MIGRATIONS.append((50, "releases", """
             PRIMARY KEY (target, version)
         );
     """))
+
+
+# -- every path the store keeps is relative to the project root (version 42) ------------------------------------
+
+
+def _relative_paths(db: sqlite3.Connection, root: Path) -> None:
+    """Absolute paths written by earlier versions (pushed sheets, competition sources, problem files) become
+    relative to the project root, so a copied or moved project reads its own files, not the original's."""
+    for key, sheet, record in db.execute("SELECT rowid, sheet, record FROM review_pushed").fetchall():
+        moved = relocated_path(sheet, root)
+        if moved != sheet:
+            data = json.loads(record)
+            data["sheet"] = moved
+            db.execute("UPDATE review_pushed SET sheet = ?, record = ? WHERE rowid = ?", (moved, json.dumps(data), key))
+    for slug, record in db.execute("SELECT slug, record FROM competitions").fetchall():
+        data = json.loads(record)
+        source = data.get("source") or ""
+        if source and (moved := relocated_path(source, root)) != source:
+            data["source"] = moved
+            db.execute("UPDATE competitions SET record = ? WHERE slug = ?", (json.dumps(data), slug))
+    for key, path in db.execute("SELECT id, path FROM problems").fetchall():
+        if path and (moved := relocated_path(path, root)) != path:
+            db.execute("UPDATE problems SET path = ? WHERE id = ?", (moved, key))
+
+
+MIGRATIONS.append((42, "relative_paths", _relative_paths))

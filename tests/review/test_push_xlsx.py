@@ -15,7 +15,7 @@ from tests.review.seeding import fill, seed_translation
 
 
 def _workbook(report, annotator: str) -> Path:
-    return Path(next(sheet.ref for sheet in report.sheets if sheet.annotator == annotator))
+    return Path(next(sheet.ref for sheet in report.sheets if sheet.annotator == annotator)).resolve()  # relative to the project root (the working folder here)
 
 
 def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_settings):
