@@ -109,39 +109,64 @@ def _default_providers() -> dict[str, ProviderSettings]:
 
 
 class Price(Strict):
-    """USD per million tokens."""
+    """USD per million tokens, as the provider's pricing page states them (curate.toml says where and when)."""
 
     input: float = Field(ge=0)
     output: float = Field(ge=0)
-    cached_input: float | None = Field(default=None, ge=0)
+    cached_input: float | None = Field(default=None, ge=0)  # prompt-cache hits; the input price when unset
+    cache_write_input: float | None = Field(default=None, ge=0)  # Anthropic cache writes; the input price when unset
+    batch_input: float | None = Field(default=None, ge=0)  # the Batch APIs' prices; unset: no batch price known
+    batch_output: float | None = Field(default=None, ge=0)
+
+
+# The defaults' prices, read on 2026-11-23 from the pages named next to each entry in curate.toml (which a
+# project edits; these apply only when a curate.toml has no [prices]). A model whose price could not be
+# established has no entry: --max-cost then asks for one.
+DEFAULT_PRICES = {
+    "openai:gpt-5.5-2026-04-23": dict(input=5.00, cached_input=0.50, output=30.00, batch_input=2.50, batch_output=15.00),
+    "openai:gpt-5.4-mini-2026-03-17": dict(input=0.75, cached_input=0.075, output=4.50, batch_input=0.375,
+                                           batch_output=2.25),
+    "anthropic:claude-sonnet-5-5": dict(input=2.00, cached_input=0.20, cache_write_input=2.50, output=10.00,
+                                        batch_input=1.00, batch_output=5.00),
+}
 
 
 def _default_prices() -> dict[str, Price]:
-    return {
-        "openai:gpt-4o": Price(input=2.50, output=10.00, cached_input=1.25),
-        "openai:gpt-4o-mini": Price(input=0.15, output=0.60, cached_input=0.075),
-        "anthropic:claude-3-5-sonnet-latest": Price(input=3.00, output=15.00, cached_input=0.30),
-    }
+    return {model: Price(**price) for model, price in DEFAULT_PRICES.items()}
+
+
+# Defaults per role, from the model lists of the installed SDKs (openai.types.ChatModel, anthropic.types.ModelParam;
+# tests/test_default_models.py checks them): a dated OpenAI snapshot for the strong roles, another vendor for refine
+# (as the method does; Anthropic IDs from the 4.6 generation on are pinned versions without a date), a small
+# dated snapshot for tag.
+DEFAULT_MODELS = {
+    "describe": "openai:gpt-5.5-2026-04-23",
+    "score": "openai:gpt-5.5-2026-04-23",
+    "refine": "anthropic:claude-sonnet-5-5",
+    "tag": "openai:gpt-5.4-mini-2026-03-17",
+    "translate": "openai:gpt-5.5-2026-04-23",
+}
 
 
 class ModelSettings(Strict):
-    describe: str = "openai:gpt-4o"
-    score: str = "openai:gpt-4o"
-    refine: str = "anthropic:claude-3-5-sonnet-latest"
-    tag: str = "openai:gpt-4o-mini"
-    translate: str = "openai:gpt-4o"
+    describe: str = DEFAULT_MODELS["describe"]
+    score: str = DEFAULT_MODELS["score"]
+    refine: str = DEFAULT_MODELS["refine"]
+    tag: str = DEFAULT_MODELS["tag"]
+    translate: str = DEFAULT_MODELS["translate"]
 
     @field_validator("*")
     @classmethod
     def _provider_model(cls, value: str) -> str:
         provider, sep, model = value.partition(":")
         if not sep or not provider or not model:
-            raise ValueError(f"{value!r} is not 'provider:model' (e.g. 'openai:gpt-4o')")
+            raise ValueError(f"{value!r} is not 'provider:model' (e.g. 'openai:gpt-5.5-2026-04-23')")
         return value
 
 
 class LLMSettings(Strict):
-    temperature: float = Field(default=0.0, ge=0, le=2)
+    # None sends no temperature (the model's default): reasoning models refuse any other value.
+    temperature: float | None = Field(default=None, ge=0, le=2)
     max_output_tokens: int = Field(default=4096, ge=1)
     validation_retries: int = Field(default=2, ge=0)
 

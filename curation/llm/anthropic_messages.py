@@ -31,7 +31,7 @@ class AnthropicMessages:
         self.endpoint = str(self.client.base_url).rstrip("/")
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
-                   temperature: float, max_tokens: int) -> Reply:
+                   temperature: float | None, max_tokens: int) -> Reply:
         """One request; raises Transient, Unreachable or Rejected."""
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         # No temperature: this SDK generation no longer takes one for the Messages API.

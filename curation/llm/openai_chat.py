@@ -34,10 +34,11 @@ class OpenAIChat:
         self.max_tokens_field = "max_tokens" if base_url else "max_completion_tokens"
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
-                   temperature: float, max_tokens: int) -> Reply:
+                   temperature: float | None, max_tokens: int) -> Reply:
         """One request; raises Transient, Unreachable, Rejected or SchemaUnsupported."""
-        request: dict = {"model": model, "messages": messages, "temperature": temperature,
-                         self.max_tokens_field: max_tokens}
+        request: dict = {"model": model, "messages": messages, self.max_tokens_field: max_tokens}
+        if temperature is not None:  # unset: the model's default, the only value reasoning models accept
+            request["temperature"] = temperature
         if schema is not None and mode == "json_schema":
             request["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": schema.__name__, "schema": strict_json_schema(schema), "strict": True}}

@@ -81,7 +81,7 @@ async def test_the_key_covers_what_changes_the_answer_and_nothing_else(llm_serve
     warmer = llm_settings.model_copy(update={"llm": llm_settings.llm.model_copy(update={"temperature": 0.7})})
     await tag_all(warmer, store, slugs=["titanic"], prompt_hash="p2")  # a parameter changed
     assert llm_server.count() == 3
-    other_model = llm_settings.model_copy(update={"models": llm_settings.models.model_copy(update={"tag": "openai:gpt-4o"})})
+    other_model = llm_settings.model_copy(update={"models": llm_settings.models.model_copy(update={"tag": "openai:gpt-5.4-nano"})})
     await tag_all(other_model, store, slugs=["titanic"], prompt_hash="p2")  # the model changed
     assert llm_server.count() == 4
 
@@ -103,10 +103,10 @@ async def test_failed_calls_are_not_cached(llm_server, llm_settings, store):
 
 
 @pytest.mark.parametrize(("role", "expected"), [
-    # gpt-4o-mini: 600 fresh x 0.15 + 400 cached x 0.075 + 200 out x 0.60, per million
-    ("tag", (600 * 0.15 + 400 * 0.075 + 200 * 0.60) / 1e6),
-    # claude-3-5-sonnet-latest: 600 x 3.00 + 400 x 0.30 + 200 x 15.00, per million
-    ("refine", (600 * 3.00 + 400 * 0.30 + 200 * 15.00) / 1e6),
+    # gpt-5.4-mini: 600 fresh x 0.75 + 400 cached x 0.075 + 200 out x 4.50, per million
+    ("tag", (600 * 0.75 + 400 * 0.075 + 200 * 4.50) / 1e6),
+    # claude-sonnet-5-5: 600 x 2.00 + 400 x 0.20 + 200 x 10.00, per million
+    ("refine", (600 * 2.00 + 400 * 0.20 + 200 * 10.00) / 1e6),
 ])
 async def test_cost_comes_from_the_price_table_and_the_reported_usage(llm_server, llm_settings, store, role, expected):
     llm_server.script(answer({"domain": "finance"}, tokens_in=1000, tokens_out=200, tokens_cached=400))
@@ -122,30 +122,30 @@ async def test_cost_comes_from_the_price_table_and_the_reported_usage(llm_server
 
 
 async def test_the_budget_stops_starting_calls_before_spend_could_pass_it(llm_server, llm_settings, store):
-    # gpt-4o-mini: a call's worst case is ~4096 output tokens x $0.60/M = ~$0.0025; each answer here costs ~$0.0012
+    # gpt-5.4-mini: a call's worst case is ~4096 output tokens x $4.50/M = ~$0.0185; each answer here costs ~$0.0091
     llm_server.respond_with(lambda request: answer({"domain": "finance"}, tokens_in=100, tokens_out=2000))
     slugs = [f"comp-{n}" for n in range(10)]
     with pytest.raises(BudgetExceeded) as stopped:
-        await tag_all(llm_settings, store, slugs=slugs, max_cost=0.005)
+        await tag_all(llm_settings, store, slugs=slugs, max_cost=0.0375)
 
     sent = llm_server.count()
     spent = sum(row.cost_usd for row in store.llm_calls())
     assert 2 <= sent < 10
-    assert spent <= 0.005
-    assert spent + stopped.value.estimate > 0.005  # the next call could indeed have passed the budget
-    assert str(stopped.value).startswith("budget $0.005 reached: $0.00")
+    assert spent <= 0.0375
+    assert spent + stopped.value.estimate > 0.0375  # the next call could indeed have passed the budget
+    assert str(stopped.value).startswith("budget $0.0375 reached: $0.0")
 
 
 async def test_calls_at_once_wait_for_the_budget_instead_of_stopping_early(llm_server, llm_settings, store):
-    # Each call's worst case is ~$0.0025, so only four fit in $0.01 at once; each really costs ~$0.00009, so all
+    # Each call's worst case is ~$0.0185, so only four fit in $0.075 at once; each really costs ~$0.0006, so all
     # twenty fit in the budget one after another.
     llm_server.respond_with(lambda request: answer({"domain": "finance"}, tokens_in=100, tokens_out=120))
-    async with LLM(llm_settings, store, max_cost=0.01, stage="tag") as llm:
+    async with LLM(llm_settings, store, max_cost=0.075, stage="tag") as llm:
         answers = await asyncio.gather(*(llm.ask(role="tag", messages=messages(f"c-{n}"), schema=Domain, item=f"c-{n}")
                                          for n in range(20)))
     assert len(answers) == 20 and llm_server.count() == 20
     assert llm_server.max_in_flight <= 4
-    assert sum(row.cost_usd for row in store.llm_calls()) <= 0.01
+    assert sum(row.cost_usd for row in store.llm_calls()) <= 0.075
 
 
 async def test_cache_hits_do_not_count_against_the_budget(llm_server, llm_settings, store):
@@ -169,9 +169,9 @@ async def test_a_budget_needs_a_price_for_the_model(llm_server, settings, store)
 
 async def test_curate_costs_prints_spend_by_stage_role_model_and_what_the_cache_saved(llm_server, llm_settings, store):
     llm_server.respond_with(lambda request: answer({"domain": "finance"}, tokens_in=1000, tokens_out=100))
-    await tag_all(llm_settings, store)  # 3 paid calls, gpt-4o-mini: (1000 x 0.15 + 100 x 0.60) / 1e6 = $0.00021 each
+    await tag_all(llm_settings, store)  # 3 paid calls, gpt-5.4-mini: (1000 x 0.75 + 100 x 4.50) / 1e6 = $0.0012 each
     await tag_all(llm_settings, store)  # 3 cache hits
-    async with LLM(llm_settings, store, stage="describe") as llm:  # 1 paid claude call: $0.0045
+    async with LLM(llm_settings, store, stage="describe") as llm:  # 1 paid claude call: ~1495 in x 2.00 + 1 out x 10.00
         await llm.ask(role="refine", messages=messages("titanic"), item="titanic")
 
     result = CliRunner().invoke(app, ["costs"])
@@ -179,12 +179,12 @@ async def test_curate_costs_prints_spend_by_stage_role_model_and_what_the_cache_
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     tag_line = next(line for line in lines if line.startswith("tag "))
-    assert tag_line.split() == ["tag", "tag", "openai:gpt-4o-mini", "6", "3", "0", "3000", "300", "0", "0.0006",
-                                "0.0006"]
+    assert tag_line.split() == ["tag", "tag", "openai:gpt-5.4-mini-2026-03-17", "6", "3", "0", "3000", "300", "0",
+                                "0.0036", "0.0036"]
     describe_line = next(line for line in lines if line.startswith("describe "))
-    assert describe_line.split()[:3] == ["describe", "refine", "anthropic:claude-3-5-sonnet-latest"]
-    assert describe_line.split()[-2:] == ["0.0045", "0.0000"]
-    assert lines[-1] == "total: $0.0051 spent, $0.0006 saved by the cache (3 cached answers)"
+    assert describe_line.split()[:3] == ["describe", "refine", "anthropic:claude-sonnet-5-5"]
+    assert describe_line.split()[-2:] == ["0.0030", "0.0000"]
+    assert lines[-1] == "total: $0.0066 spent, $0.0036 saved by the cache (3 cached answers)"
 
 
 def test_curate_costs_on_an_empty_store(project):

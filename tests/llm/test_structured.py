@@ -31,7 +31,7 @@ async def test_openai_structured_output_sends_the_schema_and_parses_the_answer(l
     assert request.mode == "json_schema"
     assert request.body["response_format"]["json_schema"]["name"] == "Grade"
     assert set(request.schema["properties"]) == {"grade", "reasons"}
-    assert request.body["model"] == "gpt-4o"
+    assert request.body["model"] == "gpt-5.5-2026-04-23"
     assert request.messages == MESSAGES
 
 

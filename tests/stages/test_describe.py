@@ -66,7 +66,7 @@ async def test_refines_a_B_until_it_is_good_and_keeps_every_round(store, llm_set
     rounds = store.description_rounds("house-prices")
     assert [(r.round, r.step, r.grade, r.text) for r in rounds] == [
         (1, "describe", "B", HOUSES_VAGUE), (2, "refine", "D", HOUSES_CLEAN)]
-    assert rounds[0].model == "openai:gpt-4o" and rounds[1].model == "anthropic:claude-3-5-sonnet-latest"
+    assert rounds[0].model == "openai:gpt-5.5-2026-04-23" and rounds[1].model == "anthropic:claude-sonnet-5-5"
     assert rounds[0].tokens_in > 0 and rounds[0].prompt_hash and rounds[1].prompt_hash != rounds[0].prompt_hash
     assert [c.criterion for c in rounds[0].reasons if not c.met] == ["no_solution_hints"]
     refine_request = next(r for r in llm_server.requests if r.api == "anthropic")

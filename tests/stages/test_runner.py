@@ -103,14 +103,14 @@ async def test_an_items_record_is_one_transaction(llm_server, llm_settings, stor
 
 
 async def test_the_budget_stops_starting_items_and_the_next_run_finishes_the_rest(llm_server, llm_settings, store):
-    # gpt-4o-mini, worst case per call ~$0.0025 (4096 output tokens); each answer costs (500 x 0.15 + 50 x 0.6)/1e6
+    # gpt-5.4-mini, worst case per call ~$0.0185 (4096 output tokens); each answer costs (500 x 0.75 + 50 x 4.5)/1e6
     llm_server.respond_with(by_competition)
     slugs = [f"comp-{n}" for n in range(40)]
-    stopped = await run(DomainStage(slugs), store, llm_settings, max_cost=0.004)
+    stopped = await run(DomainStage(slugs), store, llm_settings, max_cost=0.03)
 
     assert stopped.done + stopped.not_started == 40 and stopped.done >= 1 and stopped.not_started >= 1
-    assert stopped.stopped.startswith("budget $0.004 reached")
-    assert stopped.cost_usd <= 0.004
+    assert stopped.stopped.startswith("budget $0.03 reached")
+    assert stopped.cost_usd <= 0.03
     assert "rerun to continue" in stopped.lines()[-1]
 
     finished = await run(DomainStage(slugs), store, llm_settings)

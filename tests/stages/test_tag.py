@@ -31,7 +31,7 @@ async def test_domain_from_the_vocabulary_in_its_listed_spelling(store, llm_sett
     summary, _ = await tag(store, llm_settings)
 
     domain = store.domain("house-prices")
-    assert summary.done == 1 and (domain.domain, domain.is_new, domain.model) == ("real estate", False, "openai:gpt-4o-mini")
+    assert summary.done == 1 and (domain.domain, domain.is_new, domain.model) == ("real estate", False, "openai:gpt-5.4-mini-2026-03-17")
     assert store.status("house-prices", "tag").status == "done"
     request = llm_server.requests[0]
     assert "- human resource management" in request.system_text and "Predict the sale price" in request.user_text
