@@ -14,7 +14,7 @@ from curation.languages import parse_language
 
 CONFIG_FILE = "curate.toml"
 
-ROLES = ("describe", "score", "refine", "tag", "translate")
+ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review")
 
 # Environment variables that hold secrets; a key of the same name in curate.toml is refused.
 SECRET_VARIABLES = {
@@ -145,6 +145,8 @@ DEFAULT_MODELS = {
     "refine": "anthropic:claude-sonnet-5-5",
     "tag": "openai:gpt-5.4-mini-2026-03-17",
     "translate": "openai:gpt-5.5-2026-04-23",
+    "synthesize": "openai:gpt-5.5-2026-04-23",
+    "task_review": "anthropic:claude-sonnet-5-5",
 }
 
 
@@ -154,6 +156,8 @@ class ModelSettings(Strict):
     refine: str = DEFAULT_MODELS["refine"]
     tag: str = DEFAULT_MODELS["tag"]
     translate: str = DEFAULT_MODELS["translate"]
+    synthesize: str = DEFAULT_MODELS["synthesize"]  # brainstorm and design of synthesized tasks
+    task_review: str = DEFAULT_MODELS["task_review"]  # their soundness review, by the other vendor
 
     @field_validator("*")
     @classmethod
@@ -215,6 +219,13 @@ class PublishSettings(Strict):
     task_categories: list[str] = Field(default_factory=lambda: ["text-generation"])
 
 
+class SynthesizeSettings(Strict):
+    tasks: int = Field(default=3, ge=1)  # tasks proposed per dataset at most
+    max_rows: int = Field(default=200_000, ge=100)  # rows kept in memory per table; larger tables are sampled
+    baseline_seconds: float = Field(default=300.0, gt=0)
+    baseline_memory_mb: int = Field(default=4096, ge=256)
+
+
 class Secrets(BaseModel):
     """Secrets and endpoints, from the environment only."""
 
@@ -244,6 +255,7 @@ class Settings(Strict):
     translate: TranslateSettings = TranslateSettings()
     review: ReviewSettings = ReviewSettings()
     publish: PublishSettings = PublishSettings()
+    synthesize: SynthesizeSettings = SynthesizeSettings()
     # Where curate.toml lives; relative paths resolve against it. Not a key of the file.
     root: Path = Path(".")
     secrets: Secrets = Field(default_factory=Secrets)
