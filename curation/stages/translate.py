@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers, placeholder, restore_identifiers
+from curation.checks.not_content import not_content
 from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.fingerprint import fingerprint
@@ -29,7 +30,7 @@ from curation.languages import parse_language
 from curation.llm import LLM
 from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
-from curation.stages.runner import ProgressCallback, RunSummary, run_stage
+from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, run_stage
 from curation.store import Store
 from curation.status import Section, StatusContext, register_section
 
@@ -116,6 +117,15 @@ def _clean_answer(text: str) -> str:
         text = text[3:-3].strip()
     fenced = re.fullmatch(r"```[\w-]*\n(.*)\n```", text, re.DOTALL)
     return fenced.group(1).strip() if fenced else text
+
+
+def _instructions(messages: list[dict], *texts: str) -> list[str]:
+    """The prompt's own words, whose echo in an answer is not a translation: the text to translate and the previous
+    attempt are taken out (a retry may rightly keep most of the previous translation)."""
+    contents = [str(message["content"]) for message in messages]
+    for text in filter(None, texts):
+        contents = [content.replace(text, "\n") for content in contents]
+    return contents
 
 
 def _in_placeholders(detail: str, spans: tuple[str, ...]) -> str:
@@ -219,6 +229,14 @@ class TranslateStage:
                                           feedback=item.feedback or "", attempt=attempt, attempts=attempts)
             answer = await llm.ask(role=ROLE, messages=messages, item=item.key, prompt_hash=self.prompt.hash)
             answered = _clean_answer(answer.text)
+            junk = not_content(answered, source=masked.text, instructions=_instructions(messages, masked.text, previous))
+            if junk:
+                # Not a translation at all (a refusal, our retry text echoed, a placeholder): asked again like a
+                # malformed answer, and never stored, not even flagged for a person.
+                if attempt == attempts:
+                    raise ItemFailed(f"no translation after {attempts} attempts: the last answer was not one ({junk})")
+                failures, previous = [f"not a translation: {junk}"], answered
+                continue
             text = restore_identifiers(answered, masked.spans)
             checks = check_translation(item.source_text, text, item.language, self.settings, item.names)
             failed = [check for check in checks if not check.passed]
