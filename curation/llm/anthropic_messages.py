@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.openai_chat import CONNECT_TIMEOUT_SECONDS, classify
-from curation.llm.reply import Reply, Transient, Unreachable, unreachable_reason
+from curation.llm.reply import Reply, Transient, Unreachable, Unusable, unreachable_reason, unreadable_body
 from curation.llm.schemas import json_schema
 
 
@@ -32,7 +32,7 @@ class AnthropicMessages:
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
                    temperature: float | None, max_tokens: int) -> Reply:
-        """One request; raises Transient, Unreachable or Rejected."""
+        """One request; raises Transient, Unusable, Unreachable or Rejected."""
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         # No temperature: this SDK generation no longer takes one for the Messages API.
         request: dict = {"model": model, "max_tokens": max_tokens,
@@ -56,8 +56,10 @@ class AnthropicMessages:
             raise Transient(f"connection failed ({error.__cause__ or error})") from None
         except anthropic.APIStatusError as error:
             raise classify(error.status_code, error.message, error.response.headers, schema_requested=False) from None
-        except (json.JSONDecodeError, anthropic.APIResponseValidationError):
-            raise Transient("the server sent a malformed response body") from None
+        except (ValueError, anthropic.APIResponseValidationError) as error:
+            # ValueError covers json.JSONDecodeError and UnicodeDecodeError: a body cut in the middle of a
+            # multi-byte character is a complete HTTP exchange that does not decode.
+            raise unreadable_body(error) from None
         try:  # the SDK does not validate bodies, so a body missing its fields shows up here
             blocks = list(message.content)
             usage = message.usage
@@ -65,7 +67,7 @@ class AnthropicMessages:
             tokens_in = usage.input_tokens + tokens_cached + (usage.cache_creation_input_tokens or 0)
             tokens_out = usage.output_tokens
         except (AttributeError, TypeError):
-            raise Transient("the server sent a response without content or usage") from None
+            raise Unusable("the server sent a response without content or usage") from None
         text = "".join(getattr(block, "text", "") for block in blocks if block.type == "text")
         if tool is not None:
             calls = [block for block in blocks if block.type == "tool_use" and block.name == tool]

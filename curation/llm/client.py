@@ -18,7 +18,7 @@ from curation.llm.errors import (BudgetExceeded, EndpointUnreachable, KeyRejecte
                                  MissingPrice)
 from curation.llm.limits import ProviderLimits
 from curation.llm.pricing import cost_usd, estimate_input_tokens
-from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable
+from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable
 from curation.llm.schemas import json_schema
 from curation.records import LLMCall
 from curation.store import Store
@@ -195,7 +195,7 @@ class LLM:
         """Ask until an answer validates (bounded), log the call, and return the answer or raise its failure."""
         progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic())
         conversation = list(messages)
-        invalid_answers = 0
+        unusable = 0
 
         def fail(reason: str) -> LLMCallFailed:
             self._log(call, progress, price, error=reason)
@@ -205,6 +205,8 @@ class LLM:
         while True:
             try:
                 reply = await self._send(call, provider, settings, conversation, schema, input_tokens, progress)
+                parsed = usable(reply, schema)
+                break
             except Unreachable as error:
                 unreachable = self._unreachable.get(call.provider) or EndpointUnreachable(
                     call.provider, provider.endpoint, error.reason, progress.attempts,
@@ -218,21 +220,17 @@ class LLM:
                 if error.status in (401, 403):
                     raise KeyRejected(settings.key_variable, call.provider, error.reason) from None
                 raise failed from None
-            if reply.refusal is not None:
-                raise fail(f"the model refused: {one_line(reply.refusal)}")
-            if schema is None:
-                parsed = None
-                break
-            try:
-                parsed = schema.model_validate_json(without_code_fence(reply.text))
-                break
-            except ValidationError as error:
-                invalid_answers += 1
-                problem = describe_invalid(error, reply)
-                if invalid_answers > self.settings.llm.validation_retries:
-                    raise fail(f"the answer did not match {schema.__name__} after {invalid_answers} tries: {problem}") from None
-                conversation += [{"role": "assistant", "content": reply.text},
-                                 {"role": "user", "content": correction(schema, problem)}]
+            except Unusable as error:
+                # Cut-off or undecodable bodies, empty answers, refusals, schema mismatches: ask again, as often as
+                # validation_retries allows and within max_retry_seconds, then this item fails alone.
+                unusable += 1
+                elapsed = time.monotonic() - progress.started
+                if unusable > self.settings.llm.validation_retries or elapsed > settings.max_retry_seconds:
+                    tries = "try" if unusable == 1 else "tries"
+                    raise fail(f"no usable answer after {unusable} {tries}: {error.reason}") from None
+                if error.correction is not None:
+                    conversation += [{"role": "assistant", "content": error.answer},
+                                     {"role": "user", "content": error.correction}]
 
         cost = self._log(call, progress, price, response=reply.text)
         self.calls += 1
@@ -243,7 +241,7 @@ class LLM:
                     schema: type[BaseModel] | None, input_tokens: int, progress: Progress) -> Reply:
         """One reply through the provider's limits. Transient failures wait and retry until max_retry_seconds;
         a failure to connect is tried CONNECT_ATTEMPTS times; a json_schema request the server rejects falls back
-        to JSON mode under `auto`. Raises Rejected or Unreachable."""
+        to JSON mode under `auto`. Raises Rejected, Unusable (a body that cannot be read) or Unreachable."""
         limits = self._limits[call.provider]
         deadline = progress.started + settings.max_retry_seconds
         # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
@@ -340,6 +338,23 @@ def without_code_fence(text: str) -> str:
     if stripped.startswith("```") and stripped.endswith("```"):
         return stripped.split("\n", 1)[1].rsplit("```", 1)[0] if "\n" in stripped else stripped.strip("`")
     return text
+
+
+def usable(reply: Reply, schema: type[BaseModel] | None) -> BaseModel | None:
+    """The parsed answer (None for plain text), or Unusable: a refusal, an empty answer, or one not matching the
+    schema (then the model is told what was wrong)."""
+    if reply.refusal is not None:
+        raise Unusable(f"the model refused: {one_line(reply.refusal)}")
+    if not reply.text.strip():
+        raise Unusable("the answer was cut off at max_output_tokens" if reply.truncated else "the answer was empty")
+    if schema is None:
+        return None
+    try:
+        return schema.model_validate_json(without_code_fence(reply.text))
+    except ValidationError as error:
+        problem = describe_invalid(error, reply)
+        raise Unusable(f"the answer did not match {schema.__name__}: {problem}", answer=reply.text,
+                       correction=correction(schema, problem)) from None
 
 
 def describe_invalid(error: ValidationError, reply: Reply) -> str:

@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
-from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, retry_after_seconds,
-                                unreachable_reason)
+from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
+                                retry_after_seconds, unreadable_body, unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
 
 # A server that is up accepts a connection at once; waiting the full answer timeout for one only delays the
@@ -35,7 +35,7 @@ class OpenAIChat:
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
                    temperature: float | None, max_tokens: int) -> Reply:
-        """One request; raises Transient, Unreachable, Rejected or SchemaUnsupported."""
+        """One request; raises Transient, Unusable, Unreachable, Rejected or SchemaUnsupported."""
         request: dict = {"model": model, "messages": messages, self.max_tokens_field: max_tokens}
         if temperature is not None:  # unset: the model's default, the only value reasoning models accept
             request["temperature"] = temperature
@@ -56,13 +56,15 @@ class OpenAIChat:
         except openai.APIStatusError as error:
             raise classify(error.status_code, error.message, error.response.headers,
                            schema_requested=mode == "json_schema" and schema is not None) from None
-        except (json.JSONDecodeError, openai.APIResponseValidationError):
-            raise Transient("the server sent a malformed response body") from None
+        except (ValueError, openai.APIResponseValidationError) as error:
+            # ValueError covers json.JSONDecodeError and UnicodeDecodeError: a body cut in the middle of a
+            # multi-byte character is a complete HTTP exchange that does not decode.
+            raise unreadable_body(error) from None
         try:  # the SDK does not validate bodies, so a body missing its fields shows up here
             choice = completion.choices[0]
             message = choice.message
         except (AttributeError, IndexError, TypeError):
-            raise Transient("the server sent a response without choices") from None
+            raise Unusable("the server sent a response without choices") from None
         usage = completion.usage
         cached = 0
         if usage is not None and usage.prompt_tokens_details is not None:

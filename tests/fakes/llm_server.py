@@ -20,8 +20,9 @@ What a responder may return (also what `script` takes):
   - a str: the answer text;
   - a `Response` from the helpers below: `answer(...)` (with token counts, including prompt-cached ones),
     `rate_limited(...)` (429 with retry-after or retry-after-ms), `server_error(status)`, `bad_request(message)`,
-    `slow(seconds, then)`, `truncated_body()`, `invalid_json()`, `refusal(text)`, `hang()` (held until the
-    server stops or `release()` is called, then a 500).
+    `slow(seconds, then)`, `truncated_body()`, `cut_off(content)` (a whole-looking body cut in the middle of a
+    multi-byte character), `invalid_json()`, `refusal(text)`, `hang()` (held until the server stops or
+    `release()` is called, then a 500).
 Scripted responses are used first, in order; then the responder; the default responder answers "ok".
 `reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does.
 `latency` delays every answer. Each request is recorded in `requests` before it is answered, as a `Request`:
@@ -55,7 +56,7 @@ from pydantic import BaseModel
 class Response:
     """One scripted answer or fault. Build it with the helpers below rather than by hand."""
 
-    kind: str = "answer"  # answer | status | slow | truncated | invalid_json | refusal | hang
+    kind: str = "answer"  # answer | status | slow | truncated | cut_off | invalid_json | refusal | hang
     content: Any = "ok"
     tokens_in: int | None = None
     tokens_out: int | None = None
@@ -95,6 +96,13 @@ def slow(seconds: float, then: Response | Any = "ok") -> Response:
 def truncated_body() -> Response:
     """Promise a longer body than is sent, then drop the connection."""
     return Response(kind="truncated")
+
+
+def cut_off(content: Any = "Жауап дайын") -> Response:
+    """A 200 whose body (the answer `content`, sent as raw UTF-8) ends in the middle of a multi-byte character,
+    with a Content-Length that matches what was sent: the HTTP exchange completes, the body cannot be decoded.
+    Content without a multi-byte character is cut in the middle instead (then it is not valid JSON)."""
+    return Response(kind="cut_off", content=content)
 
 
 def invalid_json() -> Response:
@@ -320,6 +328,14 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.flush()
                 self.close_connection = True
                 return
+            if response.kind == "cut_off":
+                content = response.content.model_dump(mode="json") if isinstance(response.content, BaseModel) \
+                    else response.content
+                if request.api == "openai" and not isinstance(content, str):  # raw UTF-8 in the content string too
+                    response = answer(json.dumps(content, ensure_ascii=False))
+                self._send_bytes(200, _cut(json.dumps(_answer_body(request, response), ensure_ascii=False)), {})
+                server._count_answered()
+                return
             if response.kind == "invalid_json":
                 self._send_bytes(200, b'{"id": "chatcmpl-1", "choices": [oops', {})
                 server._count_answered()
@@ -347,6 +363,15 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(payload)
 
     return Handler
+
+
+def _cut(body: str) -> bytes:
+    """The body's UTF-8 bytes up to the first byte of its first multi-byte character (or its first half)."""
+    encoded = body.encode("utf-8")
+    for index, byte in enumerate(encoded):
+        if byte >= 0xC0:  # the lead byte of a multi-byte character: keep it, drop the rest of the character
+            return encoded[:index + 1]
+    return encoded[:len(encoded) // 2]
 
 
 def _error_body(api: str, status: int, message: str) -> dict:
