@@ -230,7 +230,7 @@ class DomainTag(Record):
 
 
 class CheckResult(Record):
-    """One automatic translation check: its name (placeholders, language, length, not_copy, script), pass or not."""
+    """One automatic translation check: its name (curation.checks.translation.CHECKS), pass or not, and why."""
 
     name: str
     passed: bool
