@@ -188,7 +188,8 @@ class DescribeStage:
             rounds.append(await self._refine(item, llm, rounds[-1]))
         return rounds
 
-    def _task(self, item: DescribeItem) -> dict[str, object]:
+    def task_variables(self, item: DescribeItem) -> dict[str, object]:
+        """The describe and refine prompts' variables about the task: name, data type, metric, data card, notebooks."""
         record = item.record
         return {"comp_name": record.comp_name, "data_type": record.data_type, "metric": record.metric,
                 "data_card": record.data_card,
@@ -196,7 +197,7 @@ class DescribeStage:
 
     async def _generate(self, item: DescribeItem, llm: LLM) -> DescriptionRound:
         prompt = self.prompts["describe"]
-        answer = await llm.ask(role="describe", messages=prompt.render(**self._task(item), feedback=item.feedback),
+        answer = await llm.ask(role="describe", messages=prompt.render(**self.task_variables(item), feedback=item.feedback),
                                schema=GeneratedDescription, item=item.key, prompt_hash=prompt.hash)
         text = _nonempty(answer.parsed.description, item, "describe")
         graded = await self._grade(item, llm, 1, "describe", text, model=self.settings.models.describe,
@@ -206,7 +207,7 @@ class DescribeStage:
     async def _refine(self, item: DescribeItem, llm: LLM, previous: DescriptionRound) -> DescriptionRound:
         prompt = self.prompts["refine"]
         reasons = [f"{c.criterion}: {c.reason}" for c in previous.reasons if not c.met]
-        messages = prompt.render(**self._task(item), description=previous.text, grade=previous.grade or "",
+        messages = prompt.render(**self.task_variables(item), description=previous.text, grade=previous.grade or "",
                                  reasons=reasons, findings=explain(previous.findings), feedback=item.feedback)
         answer = await llm.ask(role="refine", messages=messages, schema=RefinedDescription, item=item.key,
                                prompt_hash=prompt.hash)

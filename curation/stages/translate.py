@@ -30,6 +30,7 @@ from curation.languages import parse_language
 from curation.llm import LLM
 from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
+from curation.review.approval import approved_translations
 from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, run_stage
 from curation.store import Store
 from curation.status import Section, StatusContext, register_section
@@ -146,7 +147,9 @@ class TranslateStage:
     language: str
     only: str | None = None
     force: bool = False
+    redo_reviewed: bool = False  # also redo stale texts a person approved or fixed (they go back to review)
     waiting: list[str] = field(default_factory=list)  # "slug/field: why" for texts not written yet
+    pinned: list[Translation] = field(default_factory=list)  # approved texts left as they are though stale
     prompt: Prompt = field(init=False)
     name: str = field(init=False)
     _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
@@ -163,7 +166,8 @@ class TranslateStage:
 
     def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
         """Fields with no translation, a stale one, or an open retranslate request; missing sources wait."""
-        self.waiting = []
+        self.waiting, self.pinned = [], []
+        approved = approved_translations(store, self.language)
         requests: dict[tuple[str, str], list[str]] = {}
         for request in store.open_requests("retranslate", language=self.language):
             requests.setdefault((request["competition"], request["field"]), []).append(request["feedback"])
@@ -190,6 +194,12 @@ class TranslateStage:
                     feedback = stored.feedback if same_source else None
                 digest = self.input_hash(source, feedback)
                 if stored is not None and stored.input_hash == digest and not asked and not self.force:
+                    continue
+                if (stored is not None and not asked and (slug, name) in approved and not self.redo_reviewed
+                        and stored.source_hash == text_hash(source)):
+                    # A person approved or wrote this text: a new prompt or model does not undo that.
+                    if stored.input_hash != digest:
+                        self.pinned.append(stored)
                     continue
                 items.append(TranslateItem(
                     competition=slug, field=name, language=self.language, source_text=source,
@@ -271,11 +281,12 @@ class TranslateStage:
 
 async def translate_languages(store: Store, settings: Settings, llm: LLM, languages: list[str],
                               only: str | None = None, force: bool = False,
-                              progress: ProgressCallback | None = None) -> list[tuple[TranslateStage, RunSummary]]:
+                              progress: ProgressCallback | None = None,
+                              redo_reviewed: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
     """Run the stage for each language in turn with one LLM client (one budget, one cache)."""
     runs = []
     for language in languages:
-        stage = TranslateStage(settings, language, only=only, force=force)
+        stage = TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
         summary = await run_stage(stage, store, settings, llm, progress=progress)
         runs.append((stage, summary))
         if summary.stopped:

@@ -113,6 +113,19 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection, Path], None
             PRIMARY KEY (competition, field, language)
         );
     """),
+    (31, "translation_history", """
+        -- Translations replaced by a newer one (a changed source, prompt or model, a retranslation, or
+        -- `curate translate --redo-reviewed`): the old text stays readable next to the verdicts given on it.
+        CREATE TABLE translation_history (
+            id INTEGER PRIMARY KEY,
+            competition TEXT NOT NULL,
+            field TEXT NOT NULL,
+            language TEXT NOT NULL,
+            record TEXT NOT NULL,           -- the replaced Translation as JSON
+            replaced_at TEXT NOT NULL
+        );
+        CREATE INDEX translation_history_item ON translation_history(competition, field, language);
+    """),
     (40, "final_texts", """
         CREATE TABLE final_texts (
             competition TEXT NOT NULL,
