@@ -17,6 +17,7 @@ from curation.llm.answer import Answer, Usage
 from curation.llm.errors import (BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingKey,
                                  MissingPrice)
 from curation.llm.limits import ProviderLimits
+from curation.llm.parameters import CallParameters, ParameterRefused
 from curation.llm.pricing import cost_usd, estimate_input_tokens
 from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable
 from curation.llm.schemas import json_schema
@@ -32,6 +33,9 @@ MAX_BACKOFF_SECONDS = 60.0
 CONNECT_ATTEMPTS = 3
 # A back-off at least this long gets a line on stderr, so that a run waiting on a provider does not look hung.
 NOTICE_AFTER_SECONDS = 5.0
+# What happens instead of a refused parameter, for its one line on stderr.
+WITHOUT = {"max_tokens": "sending max_completion_tokens instead", "max_completion_tokens": "sending max_tokens instead",
+           "tool_choice": "asking for its JSON-schema output instead of a forced tool call"}
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ class Provider(Protocol):
     endpoint: str  # the base URL requests go to, for messages
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
-                   temperature: float | None, max_tokens: int) -> Reply: ...
+                   params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply: ...
 
     async def close(self) -> None: ...
 
@@ -68,6 +72,7 @@ class LLM:
         self._providers: dict[str, Provider] = {}
         self._limits: dict[str, ProviderLimits] = {}
         self._json_mode: set[str] = set()  # providers that rejected json_schema this run
+        self._refused: dict[str, set[str]] = {}  # provider:model -> parameters it refused this run (wire names)
         self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
         self._unreachable: dict[str, EndpointUnreachable] = {}  # providers given up on this run
         self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
@@ -92,9 +97,11 @@ class LLM:
         was sent; stop starting work) or an LLMConfigError: MissingKey, MissingPrice, KeyRejected,
         EndpointUnreachable (setup; stop the run)."""
         name, provider_settings, model = self.settings.provider_for(role)
-        params = {"temperature": self.settings.llm.temperature, "max_output_tokens": self.settings.llm.max_output_tokens}
+        role_params = self.settings.role_parameters(role)
+        params = CallParameters(max_output_tokens=role_params.max_output_tokens or self.settings.llm.max_output_tokens,
+                                temperature=role_params.temperature, reasoning_effort=role_params.reasoning_effort)
         schema_json = json_schema(schema) if schema is not None else None
-        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params,
+        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params.for_hash(),
                                     "schema": schema_json, "prompt": prompt_hash})
         call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
 
@@ -110,11 +117,11 @@ class LLM:
             raise self._unreachable[name]  # another call found the server down: do not wait for it again
         price = self.settings.prices.get(f"{name}:{model}")
         input_tokens = estimate_input_tokens(messages, schema_json)
-        worst_case = await self._reserve_budget(name, model, price, input_tokens)
+        worst_case = await self._reserve_budget(name, model, price, input_tokens, params.max_output_tokens)
         self._underway[request_hash] = finished = asyncio.Event()
         try:
             provider = self._provider(name, provider_settings)
-            return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens)
+            return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens, params)
         finally:
             del self._underway[request_hash]
             finished.set()
@@ -144,7 +151,8 @@ class LLM:
 
     # -- budget -----------------------------------------------------------------------------------
 
-    async def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int) -> float:
+    async def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int,
+                              max_output_tokens: int) -> float:
         """Refuse to start a call that could pass max_cost; otherwise count its worst case as in flight.
 
         When only the worst cases of calls under way stand in the way, wait for them: they usually cost far less.
@@ -153,7 +161,7 @@ class LLM:
             return 0.0
         if price is None:
             raise MissingPrice(f"{name}:{model}")
-        worst_case = cost_usd(price, Usage(input_tokens, self.settings.llm.max_output_tokens))
+        worst_case = cost_usd(price, Usage(input_tokens, max_output_tokens))
         while self.spent_usd + self._in_flight_usd + worst_case > self.max_cost:
             if self.spent_usd + worst_case > self.max_cost:
                 raise BudgetExceeded(self.max_cost, self.spent_usd, worst_case)
@@ -191,9 +199,10 @@ class LLM:
     # -- one call: retries, fallback, validation, logging -----------------------------------------
 
     async def _call(self, call: LLMCall, provider: Provider, settings: ProviderSettings, messages: list[dict],
-                    schema: type[BaseModel] | None, price: Price | None, input_tokens: int) -> Answer:
+                    schema: type[BaseModel] | None, price: Price | None, input_tokens: int,
+                    params: CallParameters) -> Answer:
         """Ask until an answer validates (bounded), log the call, and return the answer or raise its failure."""
-        progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic())
+        progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic(), params=params)
         conversation = list(messages)
         unusable = 0
 
@@ -246,7 +255,8 @@ class LLM:
         deadline = progress.started + settings.max_retry_seconds
         # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
         # The reservation is corrected with the real usage once the answer is in.
-        expected_tokens = input_tokens + self.settings.llm.max_output_tokens // 8
+        expected_tokens = input_tokens + progress.params.max_output_tokens // 8
+        refused = self._refused.setdefault(f"{call.provider}:{call.model}", set())
         failures = 0
         connect_failures = 0
         while True:
@@ -255,11 +265,20 @@ class LLM:
                 async with limits.slot(expected_tokens) as reservation:
                     try:
                         reply = await provider.send(call.model, conversation, schema, progress.mode,
-                                                    self.settings.llm.temperature, self.settings.llm.max_output_tokens)
+                                                    progress.params, avoid := frozenset(refused))
                     except Unreachable:
                         reservation.settle(0)  # nothing reached the server: its tokens are free for the next try
                         raise
                     reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
+            except ParameterRefused as error:
+                if error.parameter in avoid:
+                    raise Rejected(error.reason, 400) from None  # refused even without it: nothing left to try
+                if error.parameter not in refused:  # calls under way at the same time share the one line
+                    refused.add(error.parameter)
+                    log.warning("%s:%s does not take %s (%s); %s for the rest of the run", call.provider, call.model,
+                                error.parameter, one_line(error.reason, 160),
+                                WITHOUT.get(error.parameter, "leaving it out"))
+                continue  # the cache key stays that of the configured request
             except SchemaUnsupported:
                 if settings.structured_output != "auto" or progress.mode != "json_schema" or settings.kind != "openai":
                     raise
@@ -322,6 +341,7 @@ class Progress:
 
     mode: Mode
     started: float  # time.monotonic() when the call began; latency and the retry deadline count from here
+    params: CallParameters = field(default_factory=lambda: CallParameters(max_output_tokens=4096))
     attempts: int = 0
     usage: Usage = field(default_factory=Usage)
 

@@ -24,7 +24,9 @@ What a responder may return (also what `script` takes):
     multi-byte character), `invalid_json()`, `refusal(text)`, `hang()` (held until the server stops or
     `release()` is called, then a 500).
 Scripted responses are used first, in order; then the responder; the default responder answers "ok".
-`reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does.
+`reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does;
+`refuse_parameter("temperature", model=None)` makes it answer 400 to requests carrying that parameter, worded as
+OpenAI / Anthropic word it (also "reasoning_effort", "max_tokens", "output_config.effort", "tool_choice").
 `latency` delays every answer. Each request is recorded in `requests` before it is answered, as a `Request`:
 `api` ("openai" | "anthropic"), `body`, `messages`, `system_text`, `user_text` (the last user message),
 `mode` (json_schema | json_object | tool | None), `schema`, `credential` (the key sent), `received_at`.
@@ -51,6 +53,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tests.fakes.llm_refusals import parameter_refusal
+
 
 @dataclass
 class Response:
@@ -66,6 +70,7 @@ class Response:
     message: str = ""
     seconds: float = 0.0
     then: "Response | None" = None
+    error_body: dict | None = None  # a status response's body as the real API words it (else built from message)
 
 
 def answer(content: Any = "ok", tokens_in: int | None = None, tokens_out: int | None = None,
@@ -184,6 +189,7 @@ class FakeLLMServer:
     def __init__(self, latency: float = 0.0, host: str = "127.0.0.1", port: int = 0):
         self.latency = latency
         self.reject_json_schema = False
+        self.refused_parameters: dict[str, str | None] = {}  # parameter -> the only model refusing it (None: all)
         self.requests: list[Request] = []
         self.answered = 0
         self.in_flight = 0
@@ -206,6 +212,12 @@ class FakeLLMServer:
     def respond_with(self, responder: Callable[[Request], Any]) -> None:
         """Answer every unscripted request with `responder(request)` (a value or a Response)."""
         self._responder = responder
+
+    def refuse_parameter(self, name: str, model: str | None = None) -> None:
+        """Answer 400 to any request carrying `name` (a dotted path such as output_config.effort; tool_choice
+        means a forced tool call), worded as the real API words it; only for `model` when given. Scripted
+        responses are not used up by a refused request."""
+        self.refused_parameters[name] = model
 
     def release(self) -> None:
         """Let every `hang()` request go (it then gets a 500)."""
@@ -264,7 +276,11 @@ class FakeLLMServer:
             self.requests.append(request)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
-            scripted = self._scripted.popleft() if self._scripted else None
+            refused = parameter_refusal(request.api, request.body, self.refused_parameters)
+            scripted = self._scripted.popleft() if self._scripted and refused is None else None
+        if refused is not None:
+            message, body = refused
+            return Response(kind="status", status=400, message=message, error_body=body)
         if scripted is not None:
             return scripted
         return _as_response(self._responder(request))
@@ -341,7 +357,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 server._count_answered()
                 return
             if response.kind == "status":
-                self._send(response.status, _error_body(request.api, response.status, response.message), response.headers)
+                body = response.error_body or _error_body(request.api, response.status, response.message)
+                self._send(response.status, body, response.headers)
                 return
             if request.mode == "json_schema" and request.api == "openai" and server.reject_json_schema:
                 # llama.cpp's words, more or less
