@@ -8,13 +8,16 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from curation.languages import parse_language
+# [models] and [prices] live in their own module; Settings and the names other modules import stay here.
+from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_PRICES, ModelSettings,  # noqa: F401
+                                     Price, RoleParameters, Strict, default_prices)
 
 CONFIG_FILE = "curate.toml"
 
-ROLES = ("describe", "score", "refine", "tag", "translate")
+ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review")
 
 # Environment variables that hold secrets; a key of the same name in curate.toml is refused.
 SECRET_VARIABLES = {
@@ -27,10 +30,6 @@ SECRET_VARIABLES = {
 
 class ConfigError(Exception):
     """A curate.toml problem a curator can fix; the message names the key and what to do."""
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class ProjectSettings(Strict):
@@ -108,62 +107,6 @@ def _default_providers() -> dict[str, ProviderSettings]:
     }
 
 
-class Price(Strict):
-    """USD per million tokens, as the provider's pricing page states them (curate.toml says where and when)."""
-
-    input: float = Field(ge=0)
-    output: float = Field(ge=0)
-    cached_input: float | None = Field(default=None, ge=0)  # prompt-cache hits; the input price when unset
-    cache_write_input: float | None = Field(default=None, ge=0)  # Anthropic cache writes; the input price when unset
-    batch_input: float | None = Field(default=None, ge=0)  # the Batch APIs' prices; unset: no batch price known
-    batch_output: float | None = Field(default=None, ge=0)
-
-
-# The defaults' prices, read on 2026-11-23 from the pages named next to each entry in curate.toml (which a
-# project edits; these apply only when a curate.toml has no [prices]). A model whose price could not be
-# established has no entry: --max-cost then asks for one.
-DEFAULT_PRICES = {
-    "openai:gpt-5.5-2026-04-23": dict(input=5.00, cached_input=0.50, output=30.00, batch_input=2.50, batch_output=15.00),
-    "openai:gpt-5.4-mini-2026-03-17": dict(input=0.75, cached_input=0.075, output=4.50, batch_input=0.375,
-                                           batch_output=2.25),
-    "anthropic:claude-sonnet-5-5": dict(input=2.00, cached_input=0.20, cache_write_input=2.50, output=10.00,
-                                        batch_input=1.00, batch_output=5.00),
-}
-
-
-def _default_prices() -> dict[str, Price]:
-    return {model: Price(**price) for model, price in DEFAULT_PRICES.items()}
-
-
-# Defaults per role, from the model lists of the installed SDKs (openai.types.ChatModel, anthropic.types.ModelParam;
-# tests/test_default_models.py checks them): a dated OpenAI snapshot for the strong roles, another vendor for refine
-# (as the method does; Anthropic IDs from the 4.6 generation on are pinned versions without a date), a small
-# dated snapshot for tag.
-DEFAULT_MODELS = {
-    "describe": "openai:gpt-5.5-2026-04-23",
-    "score": "openai:gpt-5.5-2026-04-23",
-    "refine": "anthropic:claude-sonnet-5-5",
-    "tag": "openai:gpt-5.4-mini-2026-03-17",
-    "translate": "openai:gpt-5.5-2026-04-23",
-}
-
-
-class ModelSettings(Strict):
-    describe: str = DEFAULT_MODELS["describe"]
-    score: str = DEFAULT_MODELS["score"]
-    refine: str = DEFAULT_MODELS["refine"]
-    tag: str = DEFAULT_MODELS["tag"]
-    translate: str = DEFAULT_MODELS["translate"]
-
-    @field_validator("*")
-    @classmethod
-    def _provider_model(cls, value: str) -> str:
-        provider, sep, model = value.partition(":")
-        if not sep or not provider or not model:
-            raise ValueError(f"{value!r} is not 'provider:model' (e.g. 'openai:gpt-5.5-2026-04-23')")
-        return value
-
-
 class LLMSettings(Strict):
     # None sends no temperature (the model's default): reasoning models refuse any other value.
     temperature: float | None = Field(default=None, ge=0, le=2)
@@ -192,8 +135,6 @@ class TagSettings(Strict):
 class TranslateSettings(Strict):
     max_attempts: int = Field(default=3, ge=1)
     min_confidence: float = Field(default=0.5, ge=0, le=1)
-    # The adequacy check (sentence embeddings: nothing added, nothing left out); false turns it off.
-    adequacy: bool = True
     # Allowed translation/source length ratio in characters, per target language; "default" for the rest.
     length_ratio: dict[str, tuple[float, float]] = Field(default_factory=lambda: {
         "default": (0.6, 1.9), "zh": (0.15, 0.8), "ja": (0.2, 1.0), "ar": (0.6, 1.6),
@@ -215,6 +156,13 @@ class PublishSettings(Strict):
     min_rubric_score: int = Field(default=1, ge=0, le=2)
     citation: str = ""
     task_categories: list[str] = Field(default_factory=lambda: ["text-generation"])
+
+
+class SynthesizeSettings(Strict):
+    tasks: int = Field(default=3, ge=1)  # tasks proposed per dataset at most
+    max_rows: int = Field(default=200_000, ge=100)  # rows kept in memory per table; larger tables are sampled
+    baseline_seconds: float = Field(default=300.0, gt=0)
+    baseline_memory_mb: int = Field(default=4096, ge=256)
 
 
 class Secrets(BaseModel):
@@ -239,13 +187,14 @@ class Settings(Strict):
     ingest: IngestSettings = IngestSettings()
     models: ModelSettings = ModelSettings()
     providers: dict[str, ProviderSettings] = Field(default_factory=_default_providers)
-    prices: dict[str, Price] = Field(default_factory=_default_prices)
+    prices: dict[str, Price] = Field(default_factory=default_prices)
     llm: LLMSettings = LLMSettings()
     describe: DescribeSettings = DescribeSettings()
     tag: TagSettings = TagSettings()
     translate: TranslateSettings = TranslateSettings()
     review: ReviewSettings = ReviewSettings()
     publish: PublishSettings = PublishSettings()
+    synthesize: SynthesizeSettings = SynthesizeSettings()
     # Where curate.toml lives; relative paths resolve against it. Not a key of the file.
     root: Path = Path(".")
     secrets: Secrets = Field(default_factory=Secrets)
@@ -257,6 +206,12 @@ class Settings(Strict):
             if provider not in self.providers:
                 known = ", ".join(sorted(self.providers))
                 raise ValueError(f"models.{role} uses provider {provider!r}, which is not under [providers] (known: {known})")
+        for role, parameters in self.models.parameters.items():
+            provider = self.providers.get(getattr(self.models, role).split(":", 1)[0])
+            effort = parameters.reasoning_effort
+            if provider is not None and provider.kind == "anthropic" and effort not in (None, *ANTHROPIC_EFFORTS):
+                raise ValueError(f"models.{role}: reasoning_effort {effort!r} is not an Anthropic effort "
+                                 f"({', '.join(ANTHROPIC_EFFORTS)})")
         return self
 
     def path(self, name: str) -> Path:
@@ -268,6 +223,14 @@ class Settings(Strict):
         """(provider name, provider settings, model) for an LLM role."""
         provider, _, model = getattr(self.models, role).partition(":")
         return provider, self.providers[provider], model
+
+    def role_parameters(self, role: str) -> RoleParameters:
+        """A role's call parameters: its table's, else [llm]'s (temperature unset means the model's default)."""
+        own = self.models.parameters.get(role) or RoleParameters()
+        return RoleParameters(
+            temperature=own.temperature if own.temperature is not None else self.llm.temperature,
+            reasoning_effort=own.reasoning_effort,
+            max_output_tokens=own.max_output_tokens or self.llm.max_output_tokens)
 
     def api_key(self, provider: ProviderSettings) -> str | None:
         """The key for a provider, from the environment; never from curate.toml."""
@@ -297,7 +260,8 @@ def _refuse_secrets(data: dict, where: str = "") -> None:
 
 def _describe_error(error: ValidationError) -> str:
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    # a role's table keeps its parameters under models.parameters.<role>; name them as the file spells them
+    where = ".".join(str(part) for part in first["loc"]).replace("models.parameters.", "models.") or "(top level)"
     if first["type"] == "extra_forbidden":
         return f"{CONFIG_FILE}: unknown key {where}; check its spelling against the documented keys in README.md"
     message = first["msg"].removeprefix("Value error, ")

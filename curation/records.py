@@ -38,6 +38,9 @@ class Competition(Record):
     description: str | None = None  # written by a person; takes precedence over inference
     grading: dict[str, Any] | None = None  # passed through verbatim to the grading harness
     source: str = ""  # where it was read from, for messages
+    synthesized: bool = False  # made by `curate synthesize` from a raw dataset (competition.yaml `source: synthesized`)
+    license: str = ""  # of the data, for synthesized tasks
+    origin: str = ""  # where the data came from, for synthesized tasks
 
     @field_validator("competition")
     @classmethod
@@ -60,7 +63,12 @@ class Competition(Record):
 
     @property
     def input_hash(self) -> str:
-        return fingerprint(self.model_dump(exclude={"source"}))
+        # The provenance fields join the hash only when set, so a Kaggle competition's hash is what it always was.
+        data = self.model_dump(exclude={"source"})
+        for name in ("synthesized", "license", "origin"):
+            if not data[name]:
+                del data[name]
+        return fingerprint(data)
 
 
 class Notebook(Record):
@@ -222,7 +230,7 @@ class DomainTag(Record):
 
 
 class CheckResult(Record):
-    """One automatic translation check: its name (placeholders, language, length, not_copy, script), pass or not."""
+    """One automatic translation check: its name (curation.checks.translation.CHECKS), pass or not, and why."""
 
     name: str
     passed: bool

@@ -166,10 +166,11 @@ def write_report(store: Store, settings: Settings) -> Path:
               "Kappa is Cohen's kappa over the doubly judged items; '–' where it is undefined (no such items, or "
               "every answer the same).", "", "## Open", ""]
     requests = store.open_requests("retranslate")
-    redescribe = store.open_requests("redescribe")
+    sent_back = store.requests("redescribe")
+    redescribe = sorted({r["competition"] for r in sent_back if r["resolved_at"] is None})
     lines.append(f"- retranslations requested and not done yet: {len(requests)}")
-    lines.append(f"- descriptions sent back to describe: {len(redescribe)}"
-                 + (f" ({', '.join(r['competition'] for r in redescribe)})" if redescribe else ""))
+    lines.append(f"- descriptions sent back to describe: {len({r['competition'] for r in sent_back})}; "
+                 f"not rewritten yet: {len(redescribe)}" + (f" ({', '.join(redescribe)})" if redescribe else ""))
     for code in languages:
         waiting = open_items(store, code, verdicts[code])
         if waiting:

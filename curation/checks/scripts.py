@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 # Letter classes each registry script accepts.
 ALLOWED: dict[str, frozenset[str]] = {
@@ -28,6 +29,7 @@ _PREFIXES = (
 )
 
 
+@lru_cache(maxsize=8192)
 def letter_script(char: str) -> str | None:
     """The script class of a letter (Latin, Cyrillic, Arabic, Han, Kana, ...), or None for a non-letter."""
     if not char.isalpha():

@@ -20,6 +20,7 @@ from curation.cli.base import (
     say,
     settings_from,
 )
+from curation.cli.confirm import YesOption, confirm_redo
 from curation.cli.llm import cannot_run, print_summary, run_llm_stage, stage_progress
 
 
@@ -40,17 +41,20 @@ def describe(
     competition: CompetitionOption = None,
     max_rounds: Annotated[int | None, typer.Option("--max-rounds", min=1, help="Graded versions at most (default: describe.max_rounds).")] = None,
     force: ForceOption = False,
+    yes: YesOption = False,
     max_cost: MaxCostOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
     from curation.stages.describe import ROLES, DescribeStage
     from curation.stages.describe_report import describe_figures
+    from curation.stages.redo import describe_redo
 
     settings = settings_from(config)
     with open_store(settings) as store:
-        _, run = _run_stage(store, settings, competition, lambda: DescribeStage(
+        stage, run = _run_stage(store, settings, competition, lambda: DescribeStage(
             settings, only=competition, max_rounds=max_rounds, force=force), ROLES, max_cost)
+        confirm_redo(describe_redo(store, settings, stage), yes)
         try:
             run()
         finally:
@@ -94,6 +98,10 @@ def translate(
     lang: Annotated[str, typer.Option("--lang", help="'all' (every target in curate.toml, the default) or ISO codes, e.g. be,kk.")] = "all",
     competition: CompetitionOption = None,
     force: ForceOption = False,
+    redo_reviewed: Annotated[bool, typer.Option(
+        "--redo-reviewed", help="Also translate again texts a person approved or wrote under an older prompt or model "
+                                "(the old version and its verdicts stay in the history; the new one goes to review).")] = False,
+    yes: YesOption = False,
     max_cost: MaxCostOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -102,7 +110,8 @@ def translate(
 
     from curation.llm import LLM, LLMConfigError
     from curation.prompts import PromptError
-    from curation.stages.translate import translate_languages
+    from curation.stages.redo import translate_redo
+    from curation.stages.translate import TranslateStage, translate_languages
 
     settings = settings_from(config)
     source = settings.project.source_language
@@ -115,11 +124,17 @@ def translate(
         languages = [code for code in languages if code != source]
     with open_store(settings) as store:
         known_competition(store, competition)
+        try:
+            planned = [TranslateStage(settings, code, only=competition, force=force, redo_reviewed=redo_reviewed)
+                       for code in languages]
+        except PromptError as error:
+            raise fail(str(error)) from None
+        confirm_redo(translate_redo(store, settings, planned), yes)
 
         async def run(progress):
             async with LLM(settings, store, max_cost=max_cost, stage="translate") as llm:
                 return await translate_languages(store, settings, llm, languages, only=competition, force=force,
-                                                 progress=progress)
+                                                 progress=progress, redo_reviewed=redo_reviewed)
 
         try:
             with stage_progress() as progress:
@@ -139,5 +154,10 @@ def translate(
             complete = complete and summary.complete
         for line in runs[0][0].waiting if runs else []:
             complain(f"waiting: {line}")
+        kept = {stage.language: len(stage.pinned) for stage, _ in runs if stage.pinned}
+        if kept:
+            say(f"kept {sum(kept.values())} texts reviewed under an older prompt or model ("
+                + ", ".join(f"{code} {count}" for code, count in kept.items()) + "): a person approved or wrote them; "
+                "`curate translate --redo-reviewed` translates them again and sends them back to review")
     if not complete:
         raise typer.Exit(1)

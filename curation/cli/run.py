@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from curation.cli.base import ConfigOption, MaxCostOption, app, complain, console, open_store, say, settings_from
+from curation.cli.confirm import YesOption
 from curation.cli.content import describe, tag, translate
 from curation.cli.ingest import ingest
 from curation.cli.review import review_push
@@ -39,6 +40,7 @@ def _next_steps(settings: Settings, languages: str) -> list[str]:
 def run(
     lang: Annotated[str, typer.Option("--lang", help="Languages to translate and push: 'all' or ISO codes.")] = "all",
     backend: Annotated[str | None, typer.Option("--backend", help="Review sheets backend: xlsx (default) or sheets.")] = None,
+    yes: YesOption = False,
     max_cost: MaxCostOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -56,9 +58,11 @@ def run(
     review_languages = lang if lang.strip().lower() != "all" else ",".join(settings.project.languages)
     steps: list[tuple[str, Callable[[], None]]] = [
         ("ingest", lambda: ingest(source=None, top=None, code=None, config=config)),
-        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, max_cost=budget(), config=config)),
+        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, yes=yes, max_cost=budget(),
+                                         config=config)),
         ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config)),
-        ("translate", lambda: translate(lang=lang, competition=None, force=False, max_cost=budget(), config=config)),
+        ("translate", lambda: translate(lang=lang, competition=None, force=False, yes=yes, max_cost=budget(),
+                                           config=config)),
         ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, config=config)),
     ]
     unfinished = []

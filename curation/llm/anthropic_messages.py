@@ -1,8 +1,9 @@
 """The `anthropic` provider kind: the Messages API through the official SDK.
 
-Structured answers use a forced tool call whose input schema is the pydantic schema: it works with every Claude
-model, including those that predate the `output_config` JSON-schema format. A provider configured with
-`structured_output = "json_schema"` uses that native format instead (newer models only).
+Structured answers use a forced tool call whose input schema is the pydantic schema: it works with Claude models
+that predate the `output_config` JSON-schema format. A model that refuses forced tool use (Claude Sonnet 5.5, per
+Anthropic's "What's new" page) is asked through that format instead for the rest of the run, and a provider
+configured with `structured_output = "json_schema"` always uses it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pydantic import BaseModel
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.openai_chat import CONNECT_TIMEOUT_SECONDS, classify
-from curation.llm.reply import Reply, Transient, Unreachable, unreachable_reason
+from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
+from curation.llm.reply import Reply, Transient, Unreachable, Unusable, unreachable_reason, unreadable_body
 from curation.llm.schemas import json_schema
 
 
@@ -30,22 +32,40 @@ class AnthropicMessages:
         self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self.endpoint = str(self.client.base_url).rstrip("/")
 
-    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
-                   temperature: float | None, max_tokens: int) -> Reply:
-        """One request; raises Transient, Unreachable or Rejected."""
+    def request_body(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
+                     params: CallParameters, avoid: frozenset[str] = frozenset()) -> dict:
+        """The Messages API request (the JSON body, also a Message Batches request's `params`), without the
+        parameters in `avoid` (wire names this model refused this run)."""
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
-        # No temperature: this SDK generation no longer takes one for the Messages API.
-        request: dict = {"model": model, "max_tokens": max_tokens,
+        request: dict = {"model": model, "max_tokens": params.max_output_tokens,
                          "messages": [m for m in messages if m["role"] != "system"]}
         if system:
             request["system"] = system
-        tool = tool_name(schema) if schema is not None and mode != "json_schema" else None
-        if schema is not None and mode == "json_schema":
-            request["output_config"] = {"format": {"type": "json_schema", "schema": anthropic.transform_schema(schema)}}
+        if params.temperature is not None and "temperature" not in avoid:
+            request["temperature"] = params.temperature  # older models take it; newer ones refuse it (then dropped)
+        output_config: dict = {}
+        if params.reasoning_effort is not None and "output_config.effort" not in avoid:
+            output_config["effort"] = params.reasoning_effort
+        # A model that refuses forced tool use (Claude Sonnet 5.5 does) answers through the JSON-schema format.
+        if schema is not None and (mode == "json_schema" or "tool_choice" in avoid):
+            output_config["format"] = {"type": "json_schema", "schema": anthropic.transform_schema(schema)}
         elif schema is not None:
+            tool = tool_name(schema)
             request["tools"] = [{"name": tool, "description": f"Record the answer as {schema.__name__}.",
                                  "input_schema": json_schema(schema)}]
             request["tool_choice"] = {"type": "tool", "name": tool}
+        if output_config:
+            request["output_config"] = output_config
+        return request
+
+    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
+                   params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply:
+        """One request; raises Transient, Unusable, Unreachable, Rejected or ParameterRefused."""
+        request = self.request_body(model, messages, schema, mode, params, avoid)
+        tool = request["tool_choice"]["name"] if "tool_choice" in request else None
+        # This SDK generation has no temperature argument any more; the API still takes it on older models.
+        if "temperature" in request:
+            request["extra_body"] = {"temperature": request.pop("temperature")}
         try:
             message = await self.client.messages.create(**request)
         except anthropic.APIConnectionError as error:  # APITimeoutError included
@@ -55,9 +75,20 @@ class AnthropicMessages:
                 raise Transient(f"no answer within {self.timeout:g}s") from None
             raise Transient(f"connection failed ({error.__cause__ or error})") from None
         except anthropic.APIStatusError as error:
+            if error.status_code == 400:
+                sent = {"temperature": "extra_body" in request, "tool_choice": tool is not None,
+                        "output_config.effort": "effort" in request.get("output_config", {})}
+                optional = [name for name, present in sent.items() if present]
+                if sent["output_config.effort"]:
+                    optional.append("effort")  # the message may name it either way
+                if (refused := refused_parameter(error.message, None, tuple(optional))) is not None:
+                    refused = "output_config.effort" if refused == "effort" else refused
+                    raise ParameterRefused(refused, api_message(error.body, error.message)) from None
             raise classify(error.status_code, error.message, error.response.headers, schema_requested=False) from None
-        except (json.JSONDecodeError, anthropic.APIResponseValidationError):
-            raise Transient("the server sent a malformed response body") from None
+        except (ValueError, anthropic.APIResponseValidationError) as error:
+            # ValueError covers json.JSONDecodeError and UnicodeDecodeError: a body cut in the middle of a
+            # multi-byte character is a complete HTTP exchange that does not decode.
+            raise unreadable_body(error) from None
         try:  # the SDK does not validate bodies, so a body missing its fields shows up here
             blocks = list(message.content)
             usage = message.usage
@@ -65,7 +96,7 @@ class AnthropicMessages:
             tokens_in = usage.input_tokens + tokens_cached + (usage.cache_creation_input_tokens or 0)
             tokens_out = usage.output_tokens
         except (AttributeError, TypeError):
-            raise Transient("the server sent a response without content or usage") from None
+            raise Unusable("the server sent a response without content or usage") from None
         text = "".join(getattr(block, "text", "") for block in blocks if block.type == "text")
         if tool is not None:
             calls = [block for block in blocks if block.type == "tool_use" and block.name == tool]

@@ -17,8 +17,9 @@ from curation.llm.answer import Answer, Usage
 from curation.llm.errors import (BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingKey,
                                  MissingPrice)
 from curation.llm.limits import ProviderLimits
+from curation.llm.parameters import CallParameters, ParameterRefused
 from curation.llm.pricing import cost_usd, estimate_input_tokens
-from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable
+from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable
 from curation.llm.schemas import json_schema
 from curation.records import LLMCall
 from curation.store import Store
@@ -32,6 +33,9 @@ MAX_BACKOFF_SECONDS = 60.0
 CONNECT_ATTEMPTS = 3
 # A back-off at least this long gets a line on stderr, so that a run waiting on a provider does not look hung.
 NOTICE_AFTER_SECONDS = 5.0
+# What happens instead of a refused parameter, for its one line on stderr.
+WITHOUT = {"max_tokens": "sending max_completion_tokens instead", "max_completion_tokens": "sending max_tokens instead",
+           "tool_choice": "asking for its JSON-schema output instead of a forced tool call"}
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ class Provider(Protocol):
     endpoint: str  # the base URL requests go to, for messages
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
-                   temperature: float | None, max_tokens: int) -> Reply: ...
+                   params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply: ...
 
     async def close(self) -> None: ...
 
@@ -68,6 +72,7 @@ class LLM:
         self._providers: dict[str, Provider] = {}
         self._limits: dict[str, ProviderLimits] = {}
         self._json_mode: set[str] = set()  # providers that rejected json_schema this run
+        self._refused: dict[str, set[str]] = {}  # provider:model -> parameters it refused this run (wire names)
         self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
         self._unreachable: dict[str, EndpointUnreachable] = {}  # providers given up on this run
         self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
@@ -92,9 +97,11 @@ class LLM:
         was sent; stop starting work) or an LLMConfigError: MissingKey, MissingPrice, KeyRejected,
         EndpointUnreachable (setup; stop the run)."""
         name, provider_settings, model = self.settings.provider_for(role)
-        params = {"temperature": self.settings.llm.temperature, "max_output_tokens": self.settings.llm.max_output_tokens}
+        role_params = self.settings.role_parameters(role)
+        params = CallParameters(max_output_tokens=role_params.max_output_tokens or self.settings.llm.max_output_tokens,
+                                temperature=role_params.temperature, reasoning_effort=role_params.reasoning_effort)
         schema_json = json_schema(schema) if schema is not None else None
-        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params,
+        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params.for_hash(),
                                     "schema": schema_json, "prompt": prompt_hash})
         call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
 
@@ -110,11 +117,11 @@ class LLM:
             raise self._unreachable[name]  # another call found the server down: do not wait for it again
         price = self.settings.prices.get(f"{name}:{model}")
         input_tokens = estimate_input_tokens(messages, schema_json)
-        worst_case = await self._reserve_budget(name, model, price, input_tokens)
+        worst_case = await self._reserve_budget(name, model, price, input_tokens, params.max_output_tokens)
         self._underway[request_hash] = finished = asyncio.Event()
         try:
             provider = self._provider(name, provider_settings)
-            return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens)
+            return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens, params)
         finally:
             del self._underway[request_hash]
             finished.set()
@@ -144,7 +151,8 @@ class LLM:
 
     # -- budget -----------------------------------------------------------------------------------
 
-    async def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int) -> float:
+    async def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int,
+                              max_output_tokens: int) -> float:
         """Refuse to start a call that could pass max_cost; otherwise count its worst case as in flight.
 
         When only the worst cases of calls under way stand in the way, wait for them: they usually cost far less.
@@ -153,7 +161,7 @@ class LLM:
             return 0.0
         if price is None:
             raise MissingPrice(f"{name}:{model}")
-        worst_case = cost_usd(price, Usage(input_tokens, self.settings.llm.max_output_tokens))
+        worst_case = cost_usd(price, Usage(input_tokens, max_output_tokens))
         while self.spent_usd + self._in_flight_usd + worst_case > self.max_cost:
             if self.spent_usd + worst_case > self.max_cost:
                 raise BudgetExceeded(self.max_cost, self.spent_usd, worst_case)
@@ -191,11 +199,12 @@ class LLM:
     # -- one call: retries, fallback, validation, logging -----------------------------------------
 
     async def _call(self, call: LLMCall, provider: Provider, settings: ProviderSettings, messages: list[dict],
-                    schema: type[BaseModel] | None, price: Price | None, input_tokens: int) -> Answer:
+                    schema: type[BaseModel] | None, price: Price | None, input_tokens: int,
+                    params: CallParameters) -> Answer:
         """Ask until an answer validates (bounded), log the call, and return the answer or raise its failure."""
-        progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic())
+        progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic(), params=params)
         conversation = list(messages)
-        invalid_answers = 0
+        unusable = 0
 
         def fail(reason: str) -> LLMCallFailed:
             self._log(call, progress, price, error=reason)
@@ -205,6 +214,8 @@ class LLM:
         while True:
             try:
                 reply = await self._send(call, provider, settings, conversation, schema, input_tokens, progress)
+                parsed = usable(reply, schema)
+                break
             except Unreachable as error:
                 unreachable = self._unreachable.get(call.provider) or EndpointUnreachable(
                     call.provider, provider.endpoint, error.reason, progress.attempts,
@@ -218,21 +229,17 @@ class LLM:
                 if error.status in (401, 403):
                     raise KeyRejected(settings.key_variable, call.provider, error.reason) from None
                 raise failed from None
-            if reply.refusal is not None:
-                raise fail(f"the model refused: {one_line(reply.refusal)}")
-            if schema is None:
-                parsed = None
-                break
-            try:
-                parsed = schema.model_validate_json(without_code_fence(reply.text))
-                break
-            except ValidationError as error:
-                invalid_answers += 1
-                problem = describe_invalid(error, reply)
-                if invalid_answers > self.settings.llm.validation_retries:
-                    raise fail(f"the answer did not match {schema.__name__} after {invalid_answers} tries: {problem}") from None
-                conversation += [{"role": "assistant", "content": reply.text},
-                                 {"role": "user", "content": correction(schema, problem)}]
+            except Unusable as error:
+                # Cut-off or undecodable bodies, empty answers, refusals, schema mismatches: ask again, as often as
+                # validation_retries allows and within max_retry_seconds, then this item fails alone.
+                unusable += 1
+                elapsed = time.monotonic() - progress.started
+                if unusable > self.settings.llm.validation_retries or elapsed > settings.max_retry_seconds:
+                    tries = "try" if unusable == 1 else "tries"
+                    raise fail(f"no usable answer after {unusable} {tries}: {error.reason}") from None
+                if error.correction is not None:
+                    conversation += [{"role": "assistant", "content": error.answer},
+                                     {"role": "user", "content": error.correction}]
 
         cost = self._log(call, progress, price, response=reply.text)
         self.calls += 1
@@ -243,12 +250,13 @@ class LLM:
                     schema: type[BaseModel] | None, input_tokens: int, progress: Progress) -> Reply:
         """One reply through the provider's limits. Transient failures wait and retry until max_retry_seconds;
         a failure to connect is tried CONNECT_ATTEMPTS times; a json_schema request the server rejects falls back
-        to JSON mode under `auto`. Raises Rejected or Unreachable."""
+        to JSON mode under `auto`. Raises Rejected, Unusable (a body that cannot be read) or Unreachable."""
         limits = self._limits[call.provider]
         deadline = progress.started + settings.max_retry_seconds
         # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
         # The reservation is corrected with the real usage once the answer is in.
-        expected_tokens = input_tokens + self.settings.llm.max_output_tokens // 8
+        expected_tokens = input_tokens + progress.params.max_output_tokens // 8
+        refused = self._refused.setdefault(f"{call.provider}:{call.model}", set())
         failures = 0
         connect_failures = 0
         while True:
@@ -257,11 +265,20 @@ class LLM:
                 async with limits.slot(expected_tokens) as reservation:
                     try:
                         reply = await provider.send(call.model, conversation, schema, progress.mode,
-                                                    self.settings.llm.temperature, self.settings.llm.max_output_tokens)
+                                                    progress.params, avoid := frozenset(refused))
                     except Unreachable:
                         reservation.settle(0)  # nothing reached the server: its tokens are free for the next try
                         raise
                     reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
+            except ParameterRefused as error:
+                if error.parameter in avoid:
+                    raise Rejected(error.reason, 400) from None  # refused even without it: nothing left to try
+                if error.parameter not in refused:  # calls under way at the same time share the one line
+                    refused.add(error.parameter)
+                    log.warning("%s:%s does not take %s (%s); %s for the rest of the run", call.provider, call.model,
+                                error.parameter, one_line(error.reason, 160),
+                                WITHOUT.get(error.parameter, "leaving it out"))
+                continue  # the cache key stays that of the configured request
             except SchemaUnsupported:
                 if settings.structured_output != "auto" or progress.mode != "json_schema" or settings.kind != "openai":
                     raise
@@ -324,6 +341,7 @@ class Progress:
 
     mode: Mode
     started: float  # time.monotonic() when the call began; latency and the retry deadline count from here
+    params: CallParameters = field(default_factory=lambda: CallParameters(max_output_tokens=4096))
     attempts: int = 0
     usage: Usage = field(default_factory=Usage)
 
@@ -340,6 +358,23 @@ def without_code_fence(text: str) -> str:
     if stripped.startswith("```") and stripped.endswith("```"):
         return stripped.split("\n", 1)[1].rsplit("```", 1)[0] if "\n" in stripped else stripped.strip("`")
     return text
+
+
+def usable(reply: Reply, schema: type[BaseModel] | None) -> BaseModel | None:
+    """The parsed answer (None for plain text), or Unusable: a refusal, an empty answer, or one not matching the
+    schema (then the model is told what was wrong)."""
+    if reply.refusal is not None:
+        raise Unusable(f"the model refused: {one_line(reply.refusal)}")
+    if not reply.text.strip():
+        raise Unusable("the answer was cut off at max_output_tokens" if reply.truncated else "the answer was empty")
+    if schema is None:
+        return None
+    try:
+        return schema.model_validate_json(without_code_fence(reply.text))
+    except ValidationError as error:
+        problem = describe_invalid(error, reply)
+        raise Unusable(f"the answer did not match {schema.__name__}: {problem}", answer=reply.text,
+                       correction=correction(schema, problem)) from None
 
 
 def describe_invalid(error: ValidationError, reply: Reply) -> str:

@@ -10,8 +10,9 @@ from pydantic import BaseModel
 
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
-from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, retry_after_seconds,
-                                unreachable_reason)
+from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
+from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
+                                retry_after_seconds, unreadable_body, unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
 
 # A server that is up accepts a connection at once; waiting the full answer timeout for one only delays the
@@ -19,6 +20,9 @@ from curation.llm.schemas import json_schema, strict_json_schema
 CONNECT_TIMEOUT_SECONDS = 10.0
 
 Mode = Literal["json_schema", "json_mode"] | None
+
+# Parameters a model may refuse, which a request can do without (the output limit under its other name).
+OPTIONAL_PARAMETERS = ("temperature", "reasoning_effort", "max_tokens", "max_completion_tokens")
 
 
 class OpenAIChat:
@@ -33,18 +37,30 @@ class OpenAIChat:
         # Compatible servers (vLLM, Ollama, llama.cpp) all know max_tokens; OpenAI itself prefers the newer name.
         self.max_tokens_field = "max_tokens" if base_url else "max_completion_tokens"
 
-    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
-                   temperature: float | None, max_tokens: int) -> Reply:
-        """One request; raises Transient, Unreachable, Rejected or SchemaUnsupported."""
-        request: dict = {"model": model, "messages": messages, self.max_tokens_field: max_tokens}
-        if temperature is not None:  # unset: the model's default, the only value reasoning models accept
-            request["temperature"] = temperature
+    def request_body(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
+                     params: CallParameters, avoid: frozenset[str] = frozenset()) -> dict:
+        """The chat-completions request (the JSON body, also a Batch API line's `body`), without the parameters in
+        `avoid` (wire names this model refused this run)."""
+        field = self.max_tokens_field
+        if field in avoid:  # the server wants the other spelling of the output limit
+            field = "max_completion_tokens" if field == "max_tokens" else "max_tokens"
+        request: dict = {"model": model, "messages": messages, field: params.max_output_tokens}
+        if params.temperature is not None and "temperature" not in avoid:
+            request["temperature"] = params.temperature  # unset: the model's default
+        if params.reasoning_effort is not None and "reasoning_effort" not in avoid:
+            request["reasoning_effort"] = params.reasoning_effort
         if schema is not None and mode == "json_schema":
             request["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": schema.__name__, "schema": strict_json_schema(schema), "strict": True}}
         elif schema is not None:
             request["messages"] = with_json_instruction(messages, schema)
             request["response_format"] = {"type": "json_object"}
+        return request
+
+    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
+                   params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply:
+        """One request; raises Transient, Unusable, Unreachable, Rejected, SchemaUnsupported or ParameterRefused."""
+        request = self.request_body(model, messages, schema, mode, params, avoid)
         try:
             completion = await self.client.chat.completions.create(**request)
         except openai.APIConnectionError as error:  # APITimeoutError included
@@ -54,15 +70,21 @@ class OpenAIChat:
                 raise Transient(f"no answer within {self.timeout:g}s") from None
             raise Transient(f"connection failed ({error.__cause__ or error})") from None
         except openai.APIStatusError as error:
+            if error.status_code == 400:
+                optional = tuple(name for name in OPTIONAL_PARAMETERS if name in request and name not in avoid)
+                if (refused := refused_parameter(error.message, error.param, optional)) is not None:
+                    raise ParameterRefused(refused, api_message(error.body, error.message)) from None
             raise classify(error.status_code, error.message, error.response.headers,
                            schema_requested=mode == "json_schema" and schema is not None) from None
-        except (json.JSONDecodeError, openai.APIResponseValidationError):
-            raise Transient("the server sent a malformed response body") from None
+        except (ValueError, openai.APIResponseValidationError) as error:
+            # ValueError covers json.JSONDecodeError and UnicodeDecodeError: a body cut in the middle of a
+            # multi-byte character is a complete HTTP exchange that does not decode.
+            raise unreadable_body(error) from None
         try:  # the SDK does not validate bodies, so a body missing its fields shows up here
             choice = completion.choices[0]
             message = choice.message
         except (AttributeError, IndexError, TypeError):
-            raise Transient("the server sent a response without choices") from None
+            raise Unusable("the server sent a response without choices") from None
         usage = completion.usage
         cached = 0
         if usage is not None and usage.prompt_tokens_details is not None:

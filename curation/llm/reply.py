@@ -21,12 +21,34 @@ class Reply:
 
 
 class Transient(Exception):
-    """Worth retrying after a wait: 429, 5xx, timeouts, dropped connections, malformed bodies."""
+    """Worth retrying after a wait: 429, 5xx, timeouts, dropped connections."""
 
     def __init__(self, reason: str, retry_after: float | None = None):
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+
+
+class Unusable(Exception):
+    """The server answered, but the answer cannot be used: a body cut off (even in the middle of a multi-byte
+    character) or not UTF-8, not JSON or without its fields; an empty answer; a refusal; a structured answer that
+    does not match its schema. One class for all of them, because the remedy is the same: ask again (a fresh
+    answer is usually fine), a bounded number of times, then fail that item alone.
+
+    `correction` is what to tell the model before asking again (a schema mismatch), None to repeat the request."""
+
+    def __init__(self, reason: str, answer: str = "", correction: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.answer = answer
+        self.correction = correction
+
+
+def unreadable_body(error: BaseException) -> "Unusable":
+    """A body the SDK could not read (cut off, bad encoding, not JSON) as an Unusable answer, in one line."""
+    cause = "cut off or not UTF-8" if isinstance(error, UnicodeDecodeError) else "not valid JSON"
+    detail = " ".join(str(error).split())[:160]
+    return Unusable(f"the server sent an unreadable response body ({cause}: {type(error).__name__}: {detail})")
 
 
 class Unreachable(Exception):

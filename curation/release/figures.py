@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from curation.config import Settings
 from curation.records import ReviewStats
 from curation.review.statistics import review_statistics, rubric_statistics
 from curation.store import Store
@@ -91,3 +92,17 @@ def call_log_models(store: Store) -> dict[str, dict[str, int]]:
         if answered > 0:
             used.setdefault(line.role, Counter())[line.model] += answered
     return _non_empty(used)
+
+
+def reviewed_under_older_prompts(store: Store, settings: Settings, published: dict[str, set[str]]) -> dict[str, int]:
+    """Language -> published translations a person approved or wrote under an older translate prompt or model."""
+    from curation.review.approval import stale_reviewed
+
+    counts = {}
+    for language, slugs in sorted(published.items()):
+        if language == settings.project.source_language:
+            continue
+        kept = [t for t in stale_reviewed(store, settings, language) if t.competition in slugs]
+        if kept:
+            counts[language] = len(kept)
+    return counts

@@ -17,7 +17,7 @@ TRACE_COLUMNS = tuple(f"{name}_{kind}" for name in FIELDS for kind in ("provenan
 SCHEMA = pa.schema(
     [pa.field(name, pa.string()) for name in RECORD_COLUMNS]
     + [pa.field(name, pa.string()) for name in ("domain", "description", "data_card")]
-    + [pa.field("private", pa.bool_())]
+    + [pa.field("private", pa.bool_()), pa.field("synthesized", pa.bool_())]
     + [pa.field(name, pa.string()) for name in TRACE_COLUMNS]
     + [pa.field("rubric_score", pa.int64())]
 )
@@ -34,6 +34,7 @@ def language_rows(inputs: ReleaseInputs, language: str, held: dict[str, list[str
         texts = inputs.texts(language, competition)
         row = {name: getattr(competition, name) for name in RECORD_COLUMNS}
         row["private"] = competition.private
+        row["synthesized"] = competition.synthesized  # made by `curate synthesize` from a raw dataset, not Kaggle
         for name, final in texts.items():
             row[name] = final.text
             row[f"{name}_provenance"] = final.provenance

@@ -17,7 +17,7 @@ from curation.config import Settings
 from curation.records import FIELDS, PushedRow, RubricScore, Verdict
 from curation.review import annotations
 from curation.review.items import parse_item_id
-from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB
+from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB, columns_for
 from curation.review.progress import update_review_status
 from curation.review.sheet import ReviewError, SheetBackend, SheetContent, SheetRow, normal_text
 from curation.review.verdicts import parse_score, parse_verdict
@@ -102,6 +102,9 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
             report.problems.append(f"{name}: nothing was pushed to {annotator!r} for {language}; check the Annotator row")
             continue
         where = f"{name} tab '{tab}'"
+        if tab in content.problems:
+            report.problems.append(f"{where}: {content.problems[tab]}")
+            continue
         _read_tab(store, settings, language, annotator, kind, tab, rows, pushed, where, collected, report,
                   sheet_ref=None if from_file else content.ref)
     owner = content.meta.get("Annotator", "")
@@ -149,12 +152,24 @@ def _read_tab(store: Store, settings: Settings, language: str, annotator: str, k
         if rubric:
             _read_score(row, sent, annotator, at, source, collected, report)
         else:
+            before = len(collected.verdicts[annotator])
             _read_verdict(store, settings, language, row, sent, annotator, at, source, collected, report)
+            if row.formulas and len(collected.verdicts[annotator]) > before:
+                taken = collected.verdicts[annotator][-1]
+                collected.notes[id(taken)] = "; ".join(filter(None, [collected.notes.get(id(taken)),
+                                                                     _formula_note(row, kind, at)]))
     for key, sent in pushed.items():
         # A workbook given with --file may live anywhere; a pushed sheet must also be the one the row went to.
         if sent.tab == tab and key not in seen and (sheet_ref is None or sent.sheet == sheet_ref):
             report.problems.append(f"{where}: the row of {key} (pushed to row {sent.row}) was deleted; "
                                    f"push again to restore it, or undo the deletion")
+
+
+def _formula_note(row: SheetRow, kind: str, at: str) -> str:
+    """Formulas are taken as the text typed; say so, since the sheet showed their result instead."""
+    headers = {column.key: column.header for column in columns_for(kind)}
+    cells = ", ".join(f"'{headers[key]}' = {row.cells[key]!r}" for key in row.formulas)
+    return f"{at}: taken as typed, not as the formula's result: {cells}; type plain text if you meant the result"
 
 
 def _edited_locked(row: SheetRow, sent: PushedRow, rubric: bool) -> str | None:

@@ -17,6 +17,8 @@ class SheetRow:
 
     row: int
     cells: dict[str, str]
+    formulas: tuple[str, ...] = ()  # keys of cells that held a formula, taken as the text typed
+
 
     def filled(self, editable: tuple[str, ...]) -> bool:
         """Whether an annotator wrote anything in the editable columns."""
@@ -30,6 +32,7 @@ class SheetContent:
     ref: str  # workbook path or spreadsheet id, for messages
     tabs: dict[str, list[SheetRow]] = field(default_factory=dict)
     meta: dict[str, str] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)  # tab -> why none of its rows can be read
 
 
 @dataclass(frozen=True)

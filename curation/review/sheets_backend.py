@@ -29,7 +29,8 @@ from curation.review.layout import (
     columns_for,
     instructions,
 )
-from curation.review.sheet import ReviewError, RowWrite, SheetContent, SheetRow, Target, normal_text, parse_meta
+from curation.review.headers import read_tab
+from curation.review.sheet import ReviewError, RowWrite, SheetContent, Target, parse_meta
 
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive")
 RETRY_STATUSES = (429, 500, 502, 503, 504)
@@ -103,21 +104,26 @@ class SheetsBackend:
         content = SheetContent(ref=ref)
         if not titles:
             return content
-        ranges = [f"{quoted(t)}!A1:{column_letter(len(columns_for(t.partition(' - ')[0])) - 1)}" for t in titles]
-        answer = self._call(f"read spreadsheet {ref}", self.http.values_batch_get, ref, ranges,
-                            {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"})
-        for title, value_range in zip(titles, answer.get("valueRanges", [])):
+        # Whole tabs, not the pushed layout's width: a column dragged to the right must still be seen (and refused).
+        ranges = [quoted(t) for t in titles]
+        shown = self._call(f"read spreadsheet {ref}", self.http.values_batch_get, ref, ranges,
+                           {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"})
+        # The same cells as typed: a formula's text, which is what the annotator wrote (=1+1, =HYPERLINK(...)).
+        typed = self._call(f"read spreadsheet {ref}", self.http.values_batch_get, ref, ranges,
+                           {"valueRenderOption": "FORMULA", "majorDimension": "ROWS"})
+        for title, value_range, formula_range in zip(titles, shown.get("valueRanges", []),
+                                                     typed.get("valueRanges", [])):
             rows = value_range.get("values", [])
             if title == INSTRUCTIONS_TAB:
                 content.meta = parse_meta(rows)
                 continue
-            columns = columns_for(title.partition(" - ")[0])
-            tab_rows = []
-            for number, values in enumerate(rows[1:], start=2):
-                cells = {c.key: normal_text(values[i] if i < len(values) else None) for i, c in enumerate(columns)}
-                if any(cells.values()):
-                    tab_rows.append(SheetRow(number, cells))
-            content.tabs[title] = tab_rows
+            formulas = {(r, c): value for r, row in enumerate(formula_range.get("values", []))
+                        for c, value in enumerate(row) if isinstance(value, str) and value.startswith("=")
+                        and (r >= len(rows) or c >= len(rows[r]) or rows[r][c] != value)}
+            tab = read_tab(title, rows, formulas)
+            content.tabs[title] = tab.rows
+            if tab.problem:
+                content.problems[title] = tab.problem
         return content
 
     def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:

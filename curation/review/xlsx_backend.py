@@ -32,7 +32,8 @@ from curation.review.layout import (
     instructions,
 )
 from curation.project_paths import resolved_path, stored_path
-from curation.review.sheet import ReviewError, RowWrite, SheetContent, SheetRow, Target, normal_text, parse_meta
+from curation.review.headers import read_tab
+from curation.review.sheet import ReviewError, RowWrite, SheetContent, Target, parse_meta
 
 LOCKED_FILL = PatternFill("solid", fgColor="EDEDED")
 HEADER_FONT = Font(bold=True)
@@ -77,23 +78,24 @@ class XlsxBackend:
         if not path.exists():
             return None
         try:
-            book = openpyxl.load_workbook(path, data_only=True)
+            # Formulas as typed, not their cached results: a fix typed as =HYPERLINK(...) is the annotator's text.
+            book = openpyxl.load_workbook(path)
         except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError):
             raise ReviewError(f"{path}: cannot be opened as an .xlsx workbook; save it as an Excel workbook (.xlsx) "
                               "and pull again") from None
         content = SheetContent(ref=ref)
         for sheet in book.worksheets:
-            rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+            rows, formulas = [], {}
+            for r, cells in enumerate(sheet.iter_rows()):
+                rows.append([_typed(cell.value) for cell in cells])
+                formulas.update({(r, c): rows[-1][c] for c, cell in enumerate(cells) if cell.data_type == "f"})
             if sheet.title == INSTRUCTIONS_TAB:
                 content.meta = parse_meta(rows)
                 continue
-            columns = columns_for(sheet.title.partition(" - ")[0])
-            tab_rows = []
-            for number, values in enumerate(rows[1:], start=2):
-                cells = {column.key: normal_text(values[i] if i < len(values) else None) for i, column in enumerate(columns)}
-                if any(cells.values()):
-                    tab_rows.append(SheetRow(number, cells))
-            content.tabs[sheet.title] = tab_rows
+            tab = read_tab(sheet.title, rows, formulas)
+            content.tabs[sheet.title] = tab.rows
+            if tab.problem:
+                content.problems[sheet.title] = tab.problem
         return content
 
     def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
@@ -178,6 +180,14 @@ def _row_height(sheet: Worksheet, row: int, columns) -> float:
             # about one character per width unit; each paragraph starts a new line
             lines = max(lines, sum(max(1, -(-len(part) // max(column.width - 2, 1))) for part in str(value).split("\n")))
     return min(409.0, 15.0 * lines)  # 409 points is the tallest row a spreadsheet allows
+
+
+def _typed(value: object) -> object:
+    """A cell's value as typed: array and data-table formulas as their formula text."""
+    text = getattr(value, "text", None)  # ArrayFormula
+    if isinstance(text, str):
+        return text if text.startswith("=") else f"={text}"
+    return value
 
 
 def _put_text(cell, text: str, editable: bool):

@@ -32,7 +32,9 @@ from curation.sources.notebooks import NOTEBOOK_SUFFIXES, SCRIPT_SUFFIXES, Noteb
 
 COMPETITION_FILE = "competition.yaml"
 REQUIRED_FIELDS = ("competition", "comp_name", "comp_type", "data_type", "metric")
-OPTIONAL_FIELDS = ("competition_link", "metric_type", "private", "grading")
+OPTIONAL_FIELDS = ("competition_link", "metric_type", "private", "grading", "source", "license", "origin")
+SYNTHESIZED = "synthesized"  # the only `source` a competition.yaml may state: made by `curate synthesize`
+REJECTED_FOLDER = "rejected"  # where `curate synthesize` puts the tasks it rejected, next to the accepted ones
 # Texts that come from their own files, so a curator edits prose in Markdown rather than in YAML.
 FIELDS_FROM_FILES = {"data_card": "data_card.md", "description": "description.md"}
 MEDALS = {"gold": 1, "silver": 2, "bronze": 3, "1": 1, "2": 2, "3": 3}
@@ -82,6 +84,8 @@ class CompetitionFolders:
             candidates = sorted(p for p in self.root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
         folders = []
         for path in candidates:
+            if path.name == REJECTED_FOLDER and not (path / COMPETITION_FILE).exists():
+                continue  # curate synthesize's rejected drafts, each with REJECTED.md: never competitions
             if not (path / COMPETITION_FILE).exists():
                 self.problems.append(Problem(stage="ingest", path=self._shown(path),
                                              message=f"no {COMPETITION_FILE}; add one, or move the folder out of the competitions folder"))
@@ -121,9 +125,13 @@ class CompetitionFolders:
         for key in REQUIRED_FIELDS:
             if data.get(key) in (None, ""):
                 self._problem(folder, file, f"missing field '{key}'; add it")
+        if data.get("source") not in (None, SYNTHESIZED):
+            self._problem(folder, file, f"field 'source' can only be '{SYNTHESIZED}' (a task made by curate synthesize); "
+                                        "remove it for a Kaggle competition")
         if "grading" in data and data["grading"] is not None and not isinstance(data["grading"], dict):
             self._problem(folder, file, "field 'grading' must be a mapping (metric, target_col, direction, ...)")
-        folder.fields = {key: value for key, value in data.items() if key in known}
+        folder.fields = {key: value for key, value in data.items() if key in known and key != "source"}
+        folder.fields["synthesized"] = data.get("source") == SYNTHESIZED
         return folder
 
     def _duplicate(self, slug: str, folders: list[_Folder]) -> RejectedCompetition:

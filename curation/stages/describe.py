@@ -8,11 +8,14 @@ for the report. Open "redescribe" requests from review re-run the loop with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from pydantic import BaseModel
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel
 
 from curation.checks.description_lint import explain, lint_description
+from curation.checks.not_content import not_content
 from curation.config import Settings
 from curation.fingerprint import fingerprint
 from curation.llm import LLM, Answer, LLMCallFailed
@@ -39,17 +42,26 @@ class TaskStructure(BaseModel):
     desired_output: str
 
 
+def _content(text: str) -> str:
+    # An answer that is not a description (our retry text echoed, a refusal, a placeholder) fails validation,
+    # so the client asks again with the reason, as for a malformed answer, and never stores it as content.
+    reason = not_content(text)
+    if reason:
+        raise ValueError(f"the description is not a task description: {reason}; write the description itself")
+    return text
+
+
 class GeneratedDescription(BaseModel):
     """The describe prompt's answer: the three steps, so the final text carries none of the working."""
 
     analysis: CodeAnalysis
     structure: TaskStructure
-    description: str
+    description: Annotated[str, AfterValidator(_content)]
 
 
 class RefinedDescription(BaseModel):
     changes: list[str]
-    description: str
+    description: Annotated[str, AfterValidator(_content)]
 
 
 # -- work items and results -----------------------------------------------------------------------
@@ -63,6 +75,7 @@ class DescribeItem:
     input_hash: str
     max_rounds: int
     feedback: str = ""  # reviewers' comments from open redescribe requests
+    rejected: str = ""  # the description those reviewers scored too low: a rewrite must differ from it
 
     @property
     def key(self) -> str:
@@ -79,6 +92,7 @@ class DescribeResult:
     rounds: list[DescriptionRound]
     description: Description
     detail: str
+    resolved: bool = True  # the description answers the open redescribe requests (not a copy of the rejected one)
 
 
 @dataclass
@@ -142,8 +156,10 @@ class DescribeStage:
             if fresh and not self.force and slug not in requests:
                 continue
             feedback = "\n".join(f"- {text}" for text in requests.get(slug, []) if text.strip())
+            rejected = stored.text if stored is not None and slug in requests else ""
             items.append(DescribeItem(competition=slug, record=competition, notebooks=tuple(notebooks),
-                                      input_hash=digest, max_rounds=self.rounds_limit, feedback=feedback))
+                                      input_hash=digest, max_rounds=self.rounds_limit, feedback=feedback,
+                                      rejected=rejected))
         if self.only is None:  # a run narrowed to one competition must not erase the others' problems
             store.replace_problems(STAGE, problems)
         return items
@@ -154,13 +170,26 @@ class DescribeStage:
         """The loop for one competition; raises LLMCallFailed when a call keeps failing (cached calls are kept)."""
         if item.person_written:
             rounds = [await self._grade(item, llm, 1, "human", item.record.description or "", model="", prompt_hash="")]
-        else:
-            rounds = [await self._generate(item, llm)]
-            while not rounds[-1].good(self.settings.describe.good_grades) and len(rounds) < item.max_rounds:
-                rounds.append(await self._refine(item, llm, rounds[-1]))
+            return self._result(item, rounds)
+        rounds = await self._loop(item, llm)
+        if item.rejected and _same_text(rounds[-1].text, item.rejected):
+            # The rewrite is the rejected text again: a failed attempt, never an answer to the reviewers. Once more,
+            # told so (a new request, not the cached one); a second copy goes to the curator, the request stays open.
+            again = replace(item, feedback=item.feedback + "\n- " + IDENTICAL_REWRITE)
+            rounds = await self._loop(again, llm)
+            if _same_text(rounds[-1].text, item.rejected):
+                return self._result(item, rounds, identical=True)
+            item = again
         return self._result(item, rounds)
 
-    def _task(self, item: DescribeItem) -> dict[str, object]:
+    async def _loop(self, item: DescribeItem, llm: LLM) -> list[DescriptionRound]:
+        rounds = [await self._generate(item, llm)]
+        while not rounds[-1].good(self.settings.describe.good_grades) and len(rounds) < item.max_rounds:
+            rounds.append(await self._refine(item, llm, rounds[-1]))
+        return rounds
+
+    def task_variables(self, item: DescribeItem) -> dict[str, object]:
+        """The describe and refine prompts' variables about the task: name, data type, metric, data card, notebooks."""
         record = item.record
         return {"comp_name": record.comp_name, "data_type": record.data_type, "metric": record.metric,
                 "data_card": record.data_card,
@@ -168,7 +197,7 @@ class DescribeStage:
 
     async def _generate(self, item: DescribeItem, llm: LLM) -> DescriptionRound:
         prompt = self.prompts["describe"]
-        answer = await llm.ask(role="describe", messages=prompt.render(**self._task(item), feedback=item.feedback),
+        answer = await llm.ask(role="describe", messages=prompt.render(**self.task_variables(item), feedback=item.feedback),
                                schema=GeneratedDescription, item=item.key, prompt_hash=prompt.hash)
         text = _nonempty(answer.parsed.description, item, "describe")
         graded = await self._grade(item, llm, 1, "describe", text, model=self.settings.models.describe,
@@ -178,7 +207,7 @@ class DescribeStage:
     async def _refine(self, item: DescribeItem, llm: LLM, previous: DescriptionRound) -> DescriptionRound:
         prompt = self.prompts["refine"]
         reasons = [f"{c.criterion}: {c.reason}" for c in previous.reasons if not c.met]
-        messages = prompt.render(**self._task(item), description=previous.text, grade=previous.grade or "",
+        messages = prompt.render(**self.task_variables(item), description=previous.text, grade=previous.grade or "",
                                  reasons=reasons, findings=explain(previous.findings), feedback=item.feedback)
         answer = await llm.ask(role="refine", messages=messages, schema=RefinedDescription, item=item.key,
                                prompt_hash=prompt.hash)
@@ -202,10 +231,13 @@ class DescribeStage:
             score_model=self.settings.models.score, prompt_hash=prompt_hash,
         ), answer)
 
-    def _result(self, item: DescribeItem, rounds: list[DescriptionRound]) -> DescribeResult:
+    def _result(self, item: DescribeItem, rounds: list[DescriptionRound], identical: bool = False) -> DescribeResult:
         final = rounds[-1]
         good = final.good(self.settings.describe.good_grades)
         reasons: list[str] = []
+        if identical:
+            reasons.append("reviewers sent the description back, and describe wrote the same text again twice; "
+                           "write description.md for it (or change the describe prompt) and run `curate ingest`")
         if final.grade not in self.settings.describe.good_grades:
             unmet = [f"{c.criterion}: {c.reason}" for c in final.reasons if not c.met]
             reasons.append(f"grade {final.grade}" + (f" ({'; '.join(unmet)})" if unmet else ""))
@@ -222,7 +254,7 @@ class DescribeStage:
             detail = f"grade {final.grade}, {who}"
         else:
             detail = f"grade {final.grade}, {who}; " + "; ".join(reasons)
-        return DescribeResult(item=item, rounds=rounds, description=description, detail=detail)
+        return DescribeResult(item=item, rounds=rounds, description=description, detail=detail, resolved=not identical)
 
     # -- record ---------------------------------------------------------------------------------
 
@@ -234,8 +266,16 @@ class DescribeStage:
             store.save_description(result.description)
             status = "needs_human" if result.description.needs_human else "done"
             store.set_status(item.competition, STAGE, status, result.detail, item.input_hash)
-            if item.feedback:
+            if item.feedback and result.resolved:
                 store.resolve_requests("redescribe", item.competition)
+
+
+IDENTICAL_REWRITE = ("Your last rewrite repeated the rejected description word for word. Write a different "
+                     "description that answers the reviewers' comments above.")
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
 
 
 def _nonempty(text: str, item: DescribeItem, role: str) -> str:

@@ -73,7 +73,8 @@ def merge_language(store: Store, language: str) -> MergeSummary:
 
 
 def merge_rubric(store: Store, settings: Settings) -> MergeSummary:
-    """Final rubric scores of the English descriptions; a final 0 sends the description back to describe."""
+    """Final rubric scores of the English descriptions; one below publish.min_rubric_score sends the description
+    back to describe."""
     summary = MergeSummary(settings.project.source_language)
     current = {item.competition: item.translation_hash for item in rubric_items(store)}
     scores = defaultdict(list)
@@ -90,11 +91,14 @@ def merge_rubric(store: Store, settings: Settings) -> MergeSummary:
             continue
         summary.counts["final"] += 1
         store.save_rubric_final(competition, decision.score, "; ".join([decision.detail, *decision.comments]))
-        if decision.score == 0:
+        minimum = settings.publish.min_rubric_score
+        if decision.score == 0 or decision.score < minimum:
+            # Below what publish accepts: back to describe with the annotators' comments for its prompt.
             summary.counts["redescribe"] += 1
-            feedback = "\n".join(decision.comments) or "Rubric reviewers scored the description 0 (unusable)."
+            feedback = "\n".join(decision.comments) or f"Rubric reviewers scored the description {decision.score} of 2."
             store.add_request("redescribe", competition, feedback)
-            summary.open.append(f"{competition}: scored 0, sent back to describe")
+            summary.open.append(f"{competition}: scored {decision.score} (unusable, or below publish.min_rubric_score {minimum}), "
+                                "sent back to describe")
     return summary
 
 

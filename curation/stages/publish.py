@@ -16,7 +16,8 @@ from curation.config import Settings
 from curation.records import Release
 from curation.release.build import ReleaseFigures, build_release, release_rows
 from curation.release.card import CardError
-from curation.release.figures import call_log_models, models_and_prompts, review_figures, rubric_figures
+from curation.release.figures import (call_log_models, models_and_prompts, review_figures,
+                                      reviewed_under_older_prompts, rubric_figures)
 from curation.release.gates import Offender, find_offenders
 from curation.release.inputs import ReleaseInputs
 from curation.release.targets import PublishError, Target, open_target
@@ -83,7 +84,8 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         review=review_figures(store, [code for code in inputs.languages if code != inputs.source_language]),
         rubric=rubric_figures(store, inputs.rubric, set().union(*published_slugs.values()),
                               settings.review.rubric_annotators),
-        models=models, prompt_hashes=prompts, llm_calls=call_log_models(store))
+        models=models, prompt_hashes=prompts, llm_calls=call_log_models(store),
+        older_prompts=reviewed_under_older_prompts(store, settings, published_slugs))
     date = datetime.now(timezone.utc).date().isoformat()
 
     with tempfile.TemporaryDirectory(prefix="curation-release-") as scratch:

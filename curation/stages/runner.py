@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from curation.config import Settings
-from curation.llm import LLM, BudgetExceeded, LLMCallFailed
+from curation.llm import LLM, BudgetExceeded, LLMCallFailed, LLMConfigError
 from curation.store import Store
 
 # Items in flight at once; each provider's max_concurrent still bounds the HTTP requests.
@@ -78,6 +78,13 @@ class RunSummary:
         return lines
 
 
+def unexpected(error: BaseException) -> str:
+    """An exception nobody planned for, as one line: its type and first line, enough to find it in the code."""
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 200 else text[:199] + "…"
+    return f"unexpected {type(error).__name__}: {text}" if text else f"unexpected {type(error).__name__}"
+
+
 def item_key(item: Any) -> str:
     return str(getattr(item, "key", None) or getattr(item, "competition", None) or item)
 
@@ -88,7 +95,8 @@ ProgressCallback = Callable[[str, int, int], None]
 
 async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                     concurrency: int = DEFAULT_CONCURRENCY, progress: ProgressCallback | None = None) -> RunSummary:
-    """Run every pending item of a stage; MissingKey and other setup errors propagate and stop the run."""
+    """Run every pending item of a stage; MissingKey and other setup errors propagate and stop the run. Any other
+    exception in one item's run_one fails that item (recorded, retried by the next run) and the others go on."""
     items = list(stage.pending(store, settings))
     summary = RunSummary(stage=stage.name)
 
@@ -127,6 +135,12 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
             except BudgetExceeded as error:
                 summary.stopped = str(error)
                 summary.not_started += 1  # this item did not finish; it stays pending
+                continue
+            except LLMConfigError:
+                raise  # a missing key or a server that is down: every other item would fail the same way
+            except Exception as error:  # a bug or an odd input in this item alone must not end the others
+                record_failure(item, unexpected(error))
+                advanced()
                 continue
             with store.transaction():  # the stage's writes for one item land together or not at all
                 stage.record(store, result)

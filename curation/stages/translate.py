@@ -1,7 +1,7 @@
 """The translate stage: each competition's description, data card and domain into one target language.
 
 Per item (competition × field × language): mask the protected spans, ask the `translate` model, restore the
-spans, run the six automatic checks, and on a failure ask again with the failures named, up to
+spans, run the five automatic checks, and on a failure ask again with the failures named, up to
 `translate.max_attempts`. What still fails is stored flagged, with its check results, for the annotator.
 
 Translation memory: the messages never hold the competition's slug, so the same English text into the same
@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers, placeholder, restore_identifiers
+from curation.checks.not_content import not_content
 from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.fingerprint import fingerprint
@@ -29,7 +30,8 @@ from curation.languages import parse_language
 from curation.llm import LLM
 from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
-from curation.stages.runner import ProgressCallback, RunSummary, run_stage
+from curation.review.approval import approved_translations
+from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, run_stage
 from curation.store import Store
 from curation.status import Section, StatusContext, register_section
 
@@ -118,6 +120,15 @@ def _clean_answer(text: str) -> str:
     return fenced.group(1).strip() if fenced else text
 
 
+def _instructions(messages: list[dict], *texts: str) -> list[str]:
+    """The prompt's own words, whose echo in an answer is not a translation: the text to translate and the previous
+    attempt are taken out (a retry may rightly keep most of the previous translation)."""
+    contents = [str(message["content"]) for message in messages]
+    for text in filter(None, texts):
+        contents = [content.replace(text, "\n") for content in contents]
+    return contents
+
+
 def _in_placeholders(detail: str, spans: tuple[str, ...]) -> str:
     """A check's detail as the model knows the spans: "'`Age`' appears 0 times" -> "⟦7⟧ ('`Age`') appears 0 times"."""
     numbers: dict[str, list[str]] = {}
@@ -136,7 +147,9 @@ class TranslateStage:
     language: str
     only: str | None = None
     force: bool = False
+    redo_reviewed: bool = False  # also redo stale texts a person approved or fixed (they go back to review)
     waiting: list[str] = field(default_factory=list)  # "slug/field: why" for texts not written yet
+    pinned: list[Translation] = field(default_factory=list)  # approved texts left as they are though stale
     prompt: Prompt = field(init=False)
     name: str = field(init=False)
     _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
@@ -153,7 +166,8 @@ class TranslateStage:
 
     def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
         """Fields with no translation, a stale one, or an open retranslate request; missing sources wait."""
-        self.waiting = []
+        self.waiting, self.pinned = [], []
+        approved = approved_translations(store, self.language)
         requests: dict[tuple[str, str], list[str]] = {}
         for request in store.open_requests("retranslate", language=self.language):
             requests.setdefault((request["competition"], request["field"]), []).append(request["feedback"])
@@ -180,6 +194,12 @@ class TranslateStage:
                     feedback = stored.feedback if same_source else None
                 digest = self.input_hash(source, feedback)
                 if stored is not None and stored.input_hash == digest and not asked and not self.force:
+                    continue
+                if (stored is not None and not asked and (slug, name) in approved and not self.redo_reviewed
+                        and stored.source_hash == text_hash(source)):
+                    # A person approved or wrote this text: a new prompt or model does not undo that.
+                    if stored.input_hash != digest:
+                        self.pinned.append(stored)
                     continue
                 items.append(TranslateItem(
                     competition=slug, field=name, language=self.language, source_text=source,
@@ -219,6 +239,14 @@ class TranslateStage:
                                           feedback=item.feedback or "", attempt=attempt, attempts=attempts)
             answer = await llm.ask(role=ROLE, messages=messages, item=item.key, prompt_hash=self.prompt.hash)
             answered = _clean_answer(answer.text)
+            junk = not_content(answered, source=masked.text, instructions=_instructions(messages, masked.text, previous))
+            if junk:
+                # Not a translation at all (a refusal, our retry text echoed, a placeholder): asked again like a
+                # malformed answer, and never stored, not even flagged for a person.
+                if attempt == attempts:
+                    raise ItemFailed(f"no translation after {attempts} attempts: the last answer was not one ({junk})")
+                failures, previous = [f"not a translation: {junk}"], answered
+                continue
             text = restore_identifiers(answered, masked.spans)
             checks = check_translation(item.source_text, text, item.language, self.settings, item.names)
             failed = [check for check in checks if not check.passed]
@@ -253,11 +281,12 @@ class TranslateStage:
 
 async def translate_languages(store: Store, settings: Settings, llm: LLM, languages: list[str],
                               only: str | None = None, force: bool = False,
-                              progress: ProgressCallback | None = None) -> list[tuple[TranslateStage, RunSummary]]:
+                              progress: ProgressCallback | None = None,
+                              redo_reviewed: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
     """Run the stage for each language in turn with one LLM client (one budget, one cache)."""
     runs = []
     for language in languages:
-        stage = TranslateStage(settings, language, only=only, force=force)
+        stage = TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
         summary = await run_stage(stage, store, settings, llm, progress=progress)
         runs.append((stage, summary))
         if summary.stopped:

@@ -6,7 +6,7 @@ leaves the store as it was after the last finished item.
 Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, describe,
 translate, merge, review, releases) as a mixin that `Store` puts together here. Each stage's migrations in
 `curation/store/migrations.py` use their own range of version numbers (core 1-9, llm 10-19, describe/tag
-20-29, translate 30-39, review 40-49, publish 50-59) so stages can land in any order.
+20-29, translate 30-39, review 40-49, publish 50-59, synthesize 60-69) so stages can land in any order.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from curation.store.merge import MergeMixin
 from curation.store.migrations import MIGRATIONS
 from curation.store.releases import ReleasesMixin
 from curation.store.review import ReviewMixin
+from curation.store.synthesis import SynthesisMixin
 from curation.store.translate import TranslateMixin
 
 __all__ = ["MIGRATIONS", "Store", "StoreError", "now"]
@@ -33,7 +34,8 @@ class StoreError(Exception):
     """The store cannot be opened or migrated; the message says what to do."""
 
 
-class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin, ReleasesMixin):
+class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin, ReleasesMixin,
+            SynthesisMixin):
     """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
 
     def __init__(self, path: Path | str, root: Path | None = None):

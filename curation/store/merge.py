@@ -73,6 +73,12 @@ class MergeMixin(StoreMixin):
             "AND (?2 IS NULL OR language = ?2) ORDER BY id", (kind, language))
         return [dict(row) for row in rows]
 
+    def requests(self, kind: str) -> list[dict]:
+        """Every request of a kind, answered or not: dicts with id, competition, field, language, feedback, resolved_at."""
+        rows = self.db.execute("SELECT id, competition, field, language, feedback, resolved_at FROM requests "
+                               "WHERE kind = ? ORDER BY id", (kind,))
+        return [dict(row) for row in rows]
+
     def resolve_requests(self, kind: str, competition: str, field: str | None = None, language: str | None = None) -> None:
         """Close the open requests a finished redo answered; call inside the redo's own transaction."""
         with self.transaction() as db:

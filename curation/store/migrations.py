@@ -1,7 +1,7 @@
 """The store's schema: every migration, numbered, in the order the stages landed.
 
 Each stage numbers its migrations in its own range (core 1-9, llm 10-19, describe/tag 20-29, translate 30-39,
-review 40-49, publish 50-59) so stages can land in any order. A migration that has shipped is never edited; a
+review 40-49, publish 50-59, synthesize 60-69) so stages can land in any order. A migration that has shipped is never edited; a
 change to a table is a new migration in that stage's range.
 
 A migration is SQL, or a function of the connection and the project root for a change SQL cannot express (paths
@@ -113,6 +113,19 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection, Path], None
             PRIMARY KEY (competition, field, language)
         );
     """),
+    (31, "translation_history", """
+        -- Translations replaced by a newer one (a changed source, prompt or model, a retranslation, or
+        -- `curate translate --redo-reviewed`): the old text stays readable next to the verdicts given on it.
+        CREATE TABLE translation_history (
+            id INTEGER PRIMARY KEY,
+            competition TEXT NOT NULL,
+            field TEXT NOT NULL,
+            language TEXT NOT NULL,
+            record TEXT NOT NULL,           -- the replaced Translation as JSON
+            replaced_at TEXT NOT NULL
+        );
+        CREATE INDEX translation_history_item ON translation_history(competition, field, language);
+    """),
     (40, "final_texts", """
         CREATE TABLE final_texts (
             competition TEXT NOT NULL,
@@ -216,3 +229,17 @@ def _relative_paths(db: sqlite3.Connection, root: Path) -> None:
 
 
 MIGRATIONS.append((42, "relative_paths", _relative_paths))
+
+
+# -- synthesize (versions 60-69): each step's output per dataset, idea or task, with the hash of its inputs ------
+MIGRATIONS.append((60, "synthesis", """
+        CREATE TABLE synthesis (
+            step TEXT NOT NULL,             -- profile | brainstorm | design | verify
+            key TEXT NOT NULL,              -- the dataset slug, or dataset/idea, or the task slug
+            dataset TEXT NOT NULL,
+            record TEXT NOT NULL,           -- the step's record as JSON
+            input_hash TEXT NOT NULL,       -- a rerun redoes the step only when this changes
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (step, key)
+        );
+    """))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from curation.records import Translation
-from curation.store.base import StoreMixin
+from curation.store.base import StoreMixin, now
 
 
 class TranslateMixin(StoreMixin):
@@ -12,9 +12,20 @@ class TranslateMixin(StoreMixin):
     # -- translate: the current machine translation per (competition, field, language) ------------
 
     def save_translation(self, translation: Translation) -> None:
-        """Keep a translation, replacing the previous one of the same text and language."""
+        """Keep a translation; the one it replaces, when its text differs, goes to the history."""
         key = {"competition": translation.competition, "field": translation.field, "language": translation.language}
-        self._upsert_record("translations", key, translation, {"flagged": int(translation.flagged)})
+        with self.transaction() as db:
+            previous = self.translation(translation.competition, translation.field, translation.language)
+            if previous is not None and previous.text != translation.text:
+                db.execute("INSERT INTO translation_history (competition, field, language, record, replaced_at) "
+                           "VALUES (?, ?, ?, ?, ?)", (*key.values(), previous.model_dump_json(), now()))
+            self._upsert_record("translations", key, translation, {"flagged": int(translation.flagged)})
+
+    def translation_history(self, competition: str, field: str, language: str) -> list[Translation]:
+        """Earlier translations of one text into one language, oldest first."""
+        rows = self.db.execute("SELECT record FROM translation_history WHERE competition = ? AND field = ? AND "
+                               "language = ? ORDER BY id", (competition, field, language))
+        return self._records(Translation, rows)
 
     def translation(self, competition: str, field: str, language: str) -> Translation | None:
         """The current translation of one field of a competition into one language, or None."""

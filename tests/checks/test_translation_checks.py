@@ -181,3 +181,57 @@ def test_an_answer_without_a_word_in_the_target_script_fails_the_language_check(
     found = failed(SOURCES["bikes_instruction"], "ok", "kk")
     assert found["language"] == "no text in the Cyrillic script to read as Kazakh"
     assert failed("`train.csv`", "`train.csv`", "kk") == {}  # nothing but protected spans: nothing to read
+
+
+# -- against the world: neighbours outside the configured languages, tell-tale letters, Han variants ---------------
+
+
+@pytest.mark.parametrize("source,text,language,expected", [
+    ("customer retention", "حفظ مشتری", "ar", "letters the Arabic alphabet lacks: ی"),
+    ("urban mobility", "міська мобільність", "be", "мобільність: ть, дь, ті or ді, which Belarusian writes ць, дзь"),
+    ("computer vision", "компьютердик көрүү", "kk", "көрүү: doubled vowels (Kyrgyz spelling)"),
+    ("energy forecasting", "enerji proqnozu", "tr", "proqnozu: q, which Turkish words never have"),
+    ("urban mobility", "mobilidade urbana", "es", "the ending -dade (Portuguese or Galician spelling)"),
+    ("urban mobility", "градска мобилност", "ru", "reads as Macedonian"),
+    ("computer vision", "visione artificiale", "ro", "reads as Italian"),
+    ("energy forecasting", "能源预测", "ja", "Chinese characters Japanese is not written with: 预测"),
+])
+def test_a_neighbour_outside_the_project_is_caught(source, text, language, expected):
+    assert expected in failed(source, text, language)["language"]
+
+
+def test_traditional_characters_in_simplified_chinese_are_caught():
+    detail = failed("computer vision", "計算機視覺", "zh")["script"]
+    assert detail == "traditional characters in simplified Chinese: 計機視覺 (simplified: 计机视觉)"
+    assert failed("medical image analysis", "医学图像分析", "zh") == {}
+    assert failed("customer retention", "顧客維持", "ja") == {}  # kanji-only Japanese tags stay Japanese
+
+
+@pytest.mark.parametrize("source,text,language", [("urban mobility", "kentsel", "tr"),
+                                                  ("energy forecasting", "прогнозирование", "ru"),
+                                                  ("computer vision", "计算机", "zh"),
+                                                  ("computer vision", "コンピュータ", "ja")])
+def test_a_tag_cut_to_its_first_word_is_caught(source, text, language):
+    assert "cut short?" in failed(source, text, language)["length"]
+
+
+def test_one_word_terms_and_short_tags_pass():
+    assert failed("real estate", "emlak", "tr") == {}
+    assert failed("human resource management", "人事管理", "ja") == {}
+
+
+def test_a_sentence_left_out_at_the_end_is_caught():
+    text = TRANSLATIONS["fr"]["titanic_description"].rsplit(" Les soumissions", 1)[0]
+    assert "line 1 has 2 sentences, the source has 3" in failed(SOURCES["titanic_description"], text, "fr")["length"]
+
+
+@pytest.mark.parametrize("text,language", [("prévision energy", "fr"), ("анализ medical images", "ru")])
+def test_half_a_tag_left_in_english_is_caught(text, language):
+    source = "energy forecasting" if "energy" in text else "medical image analysis"
+    assert "in English" in failed(source, text, language)["not_copy"]
+
+
+def test_a_bullet_line_left_in_english_is_caught():
+    source = "Columns:\n- `temp`: the air temperature in degrees Celsius."
+    text = "Colonnes :\n- `temp`: the air temperature in degrees Celsius."
+    assert "line 2" in failed(source, text, "fr")["not_copy"]

@@ -20,10 +20,13 @@ What a responder may return (also what `script` takes):
   - a str: the answer text;
   - a `Response` from the helpers below: `answer(...)` (with token counts, including prompt-cached ones),
     `rate_limited(...)` (429 with retry-after or retry-after-ms), `server_error(status)`, `bad_request(message)`,
-    `slow(seconds, then)`, `truncated_body()`, `invalid_json()`, `refusal(text)`, `hang()` (held until the
-    server stops or `release()` is called, then a 500).
+    `slow(seconds, then)`, `truncated_body()`, `cut_off(content)` (a whole-looking body cut in the middle of a
+    multi-byte character), `invalid_json()`, `refusal(text)`, `hang()` (held until the server stops or
+    `release()` is called, then a 500).
 Scripted responses are used first, in order; then the responder; the default responder answers "ok".
-`reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does.
+`reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does;
+`refuse_parameter("temperature", model=None)` makes it answer 400 to requests carrying that parameter, worded as
+OpenAI / Anthropic word it (also "reasoning_effort", "max_tokens", "output_config.effort", "tool_choice").
 `latency` delays every answer. Each request is recorded in `requests` before it is answered, as a `Request`:
 `api` ("openai" | "anthropic"), `body`, `messages`, `system_text`, `user_text` (the last user message),
 `mode` (json_schema | json_object | tool | None), `schema`, `credential` (the key sent), `received_at`.
@@ -50,12 +53,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tests.fakes.llm_refusals import parameter_refusal
+
 
 @dataclass
 class Response:
     """One scripted answer or fault. Build it with the helpers below rather than by hand."""
 
-    kind: str = "answer"  # answer | status | slow | truncated | invalid_json | refusal | hang
+    kind: str = "answer"  # answer | status | slow | truncated | cut_off | invalid_json | refusal | hang
     content: Any = "ok"
     tokens_in: int | None = None
     tokens_out: int | None = None
@@ -65,6 +70,7 @@ class Response:
     message: str = ""
     seconds: float = 0.0
     then: "Response | None" = None
+    error_body: dict | None = None  # a status response's body as the real API words it (else built from message)
 
 
 def answer(content: Any = "ok", tokens_in: int | None = None, tokens_out: int | None = None,
@@ -95,6 +101,13 @@ def slow(seconds: float, then: Response | Any = "ok") -> Response:
 def truncated_body() -> Response:
     """Promise a longer body than is sent, then drop the connection."""
     return Response(kind="truncated")
+
+
+def cut_off(content: Any = "Жауап дайын") -> Response:
+    """A 200 whose body (the answer `content`, sent as raw UTF-8) ends in the middle of a multi-byte character,
+    with a Content-Length that matches what was sent: the HTTP exchange completes, the body cannot be decoded.
+    Content without a multi-byte character is cut in the middle instead (then it is not valid JSON)."""
+    return Response(kind="cut_off", content=content)
 
 
 def invalid_json() -> Response:
@@ -176,6 +189,7 @@ class FakeLLMServer:
     def __init__(self, latency: float = 0.0, host: str = "127.0.0.1", port: int = 0):
         self.latency = latency
         self.reject_json_schema = False
+        self.refused_parameters: dict[str, str | None] = {}  # parameter -> the only model refusing it (None: all)
         self.requests: list[Request] = []
         self.answered = 0
         self.in_flight = 0
@@ -198,6 +212,12 @@ class FakeLLMServer:
     def respond_with(self, responder: Callable[[Request], Any]) -> None:
         """Answer every unscripted request with `responder(request)` (a value or a Response)."""
         self._responder = responder
+
+    def refuse_parameter(self, name: str, model: str | None = None) -> None:
+        """Answer 400 to any request carrying `name` (a dotted path such as output_config.effort; tool_choice
+        means a forced tool call), worded as the real API words it; only for `model` when given. Scripted
+        responses are not used up by a refused request."""
+        self.refused_parameters[name] = model
 
     def release(self) -> None:
         """Let every `hang()` request go (it then gets a 500)."""
@@ -256,7 +276,11 @@ class FakeLLMServer:
             self.requests.append(request)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
-            scripted = self._scripted.popleft() if self._scripted else None
+            refused = parameter_refusal(request.api, request.body, self.refused_parameters)
+            scripted = self._scripted.popleft() if self._scripted and refused is None else None
+        if refused is not None:
+            message, body = refused
+            return Response(kind="status", status=400, message=message, error_body=body)
         if scripted is not None:
             return scripted
         return _as_response(self._responder(request))
@@ -320,12 +344,21 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.flush()
                 self.close_connection = True
                 return
+            if response.kind == "cut_off":
+                content = response.content.model_dump(mode="json") if isinstance(response.content, BaseModel) \
+                    else response.content
+                if request.api == "openai" and not isinstance(content, str):  # raw UTF-8 in the content string too
+                    response = answer(json.dumps(content, ensure_ascii=False))
+                self._send_bytes(200, _cut(json.dumps(_answer_body(request, response), ensure_ascii=False)), {})
+                server._count_answered()
+                return
             if response.kind == "invalid_json":
                 self._send_bytes(200, b'{"id": "chatcmpl-1", "choices": [oops', {})
                 server._count_answered()
                 return
             if response.kind == "status":
-                self._send(response.status, _error_body(request.api, response.status, response.message), response.headers)
+                body = response.error_body or _error_body(request.api, response.status, response.message)
+                self._send(response.status, body, response.headers)
                 return
             if request.mode == "json_schema" and request.api == "openai" and server.reject_json_schema:
                 # llama.cpp's words, more or less
@@ -347,6 +380,15 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(payload)
 
     return Handler
+
+
+def _cut(body: str) -> bytes:
+    """The body's UTF-8 bytes up to the first byte of its first multi-byte character (or its first half)."""
+    encoded = body.encode("utf-8")
+    for index, byte in enumerate(encoded):
+        if byte >= 0xC0:  # the lead byte of a multi-byte character: keep it, drop the rest of the character
+            return encoded[:index + 1]
+    return encoded[:len(encoded) // 2]
 
 
 def _error_body(api: str, status: int, message: str) -> dict:

@@ -42,20 +42,23 @@ class Tab:
     sheet_id: int
     title: str
     frozen_rows: int = 0
-    cells: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col), 0-based -> text
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col), 0-based -> text shown
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, col) -> formula typed there
     input_options: set[str] = field(default_factory=set)  # every valueInputOption used to write here
     validations: list[dict] = field(default_factory=list)
     formats: list[dict] = field(default_factory=list)
 
-    def rows(self) -> list[list[str]]:
-        """Values as the API returns them: trailing empty rows and cells trimmed."""
+    def rows(self, render: str = "FORMATTED_VALUE") -> list[list[str]]:
+        """Values as the API returns them (valueRenderOption FORMULA: formulas as typed): trailing empty rows and
+        cells trimmed."""
         if not self.cells:
             return []
-        height = max(r for r, _ in self.cells) + 1
+        shown = {**self.cells, **self.formulas} if render == "FORMULA" else self.cells
+        height = max(r for r, _ in shown) + 1
         out = []
         for r in range(height):
-            width = max((c + 1 for rr, c in self.cells if rr == r), default=0)
-            out.append([self.cells.get((r, c), "") for c in range(width)])
+            width = max((c + 1 for rr, c in shown if rr == r), default=0)
+            out.append([shown.get((r, c), "") for c in range(width)])
         while out and not any(out[-1]):
             out.pop()
         return out
@@ -124,9 +127,23 @@ class FakeSheetsAPI(BaseAdapter):
         session.mount("https://", self)
         return session
 
-    def type_into(self, spreadsheet_id: str, tab: str, row: int, column: int, text: str) -> None:
-        """What an annotator does in the browser: type into a cell (1-based row and column)."""
-        self.spreadsheets[spreadsheet_id].tab(tab).cells[(row - 1, column - 1)] = text
+    def type_into(self, spreadsheet_id: str, tab: str, row: int, column: int, text: str, shows: str | None = None) -> None:
+        """What an annotator does in the browser: type into a cell (1-based row and column). Text starting with
+        "=" is a formula: the sheet shows `shows` (its result, which the fake does not compute) in its place."""
+        cells = self.spreadsheets[spreadsheet_id].tab(tab)
+        cells.formulas.pop((row - 1, column - 1), None)
+        if text.startswith("="):
+            cells.formulas[(row - 1, column - 1)] = text
+            text = shows or ""
+        cells.cells[(row - 1, column - 1)] = text
+
+    def delete_column(self, spreadsheet_id: str, tab: str, column: int) -> None:
+        """Delete a column (1-based) as the browser does: the columns right of it move one to the left."""
+        sheet_tab = self.spreadsheets[spreadsheet_id].tab(tab)
+        for attribute in ("cells", "formulas"):
+            old = getattr(sheet_tab, attribute)
+            setattr(sheet_tab, attribute, {(r, c if c < column - 1 else c - 1): v for (r, c), v in old.items()
+                                           if c != column - 1})
 
     # -- the transport ------------------------------------------------------------------------------
 
@@ -167,7 +184,9 @@ class FakeSheetsAPI(BaseAdapter):
         if method == "POST" and rest == ":batchUpdate":
             return 200, {"spreadsheetId": sheet.id, "replies": [self._update(sheet, r) for r in body["requests"]]}
         if method == "GET" and rest == "/values:batchGet":
-            return 200, {"spreadsheetId": sheet.id, "valueRanges": [self._get(sheet, r) for r in query.get("ranges", [])]}
+            render = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
+            return 200, {"spreadsheetId": sheet.id,
+                         "valueRanges": [self._get(sheet, r, render) for r in query.get("ranges", [])]}
         if method == "POST" and rest == "/values:batchUpdate":
             for data in body["data"]:
                 self._put(sheet, data["range"], data["values"], body["valueInputOption"])
@@ -246,9 +265,11 @@ class FakeSheetsAPI(BaseAdapter):
         raise KeyError(f"sheetId {sheet_id}")
 
     @staticmethod
-    def _get(sheet: Spreadsheet, a1: str) -> dict:
+    def _get(sheet: Spreadsheet, a1: str, render: str = "FORMATTED_VALUE") -> dict:
+        if render not in ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"):
+            raise ValueError(f"valueRenderOption {render!r}")
         title, r1, c1, r2, c2 = parse_a1(a1)
-        rows = sheet.tab(title).rows()[r1: None if r2 is None else r2 + 1]
+        rows = sheet.tab(title).rows(render)[r1: None if r2 is None else r2 + 1]
         rows = [row[c1: None if c2 is None else c2 + 1] for row in rows]
         while rows and not any(rows[-1]):
             rows.pop()
@@ -269,6 +290,7 @@ class FakeSheetsAPI(BaseAdapter):
                 raise ValueError(f"{a1}: {len(row)} values for {c2 - c1 + 1} columns")
             for j, value in enumerate(row):
                 tab.cells[(r1 + i, c1 + j)] = "" if value is None else str(value)
+                tab.formulas.pop((r1 + i, c1 + j), None)
 
     @staticmethod
     def _answer(request, status: int, payload: dict, headers: dict | None = None) -> requests.Response:

@@ -7,7 +7,9 @@ from pydantic import BaseModel
 
 from curation.llm import LLM, KeyRejected, LLMCallFailed, MissingKey
 from tests.fakes.llm_server import (
+    answer,
     bad_request,
+    cut_off,
     invalid_json,
     pointed_at,
     rate_limited,
@@ -43,8 +45,10 @@ async def test_429_waits_as_long_as_retry_after_says_then_succeeds(llm_server, l
     assert second.received_at - first.received_at >= 0.3  # it waited at least as asked
 
 
-@pytest.mark.parametrize("fault", [server_error(500), server_error(503), truncated_body(), invalid_json()],
-                         ids=["500", "503", "truncated", "invalid-json"])
+@pytest.mark.parametrize("fault", [server_error(500), server_error(503), truncated_body(), invalid_json(),
+                                   cut_off({"domain": "қаржы"}), cut_off("Қаржы"), answer("")],
+                         ids=["500", "503", "truncated", "invalid-json", "cut-mid-cyrillic", "cut-mid-cyrillic-text",
+                              "empty"])
 @pytest.mark.parametrize("role", ["tag", "refine"])
 async def test_transient_faults_are_retried(llm_server, llm_settings, store, fault, role):
     llm_server.script(fault, fault)
@@ -95,14 +99,14 @@ async def test_a_retry_after_longer_than_the_retry_bound_gives_up_at_once(llm_se
 
 
 @pytest.mark.parametrize("role", ["tag", "refine"])
-async def test_a_refusal_fails_the_item_without_retrying(llm_server, llm_settings, store, role):
+async def test_a_refusal_is_asked_again_then_fails_the_item(llm_server, llm_settings, store, role):
     llm_server.respond_with(lambda request: refusal("I won't describe that."))
 
     with pytest.raises(LLMCallFailed) as failed:
         await ask(llm_settings, store, role=role)
 
-    assert failed.value.reason == "the model refused: I won't describe that."
-    assert llm_server.count() == 1
+    assert failed.value.reason == "no usable answer after 3 tries: the model refused: I won't describe that."
+    assert llm_server.count() == 1 + llm_settings.llm.validation_retries
 
 
 async def test_a_bad_request_fails_the_item_without_retrying(llm_server, llm_settings, store):

@@ -130,7 +130,7 @@ async def test_an_answer_that_never_validates_fails_the_item_after_the_bounded_r
             await llm.ask(role=role, messages=MESSAGES, schema=Grade, item="titanic")
 
     assert llm_server.count() == 1 + llm_settings.llm.validation_retries
-    assert "did not match Grade after 3 tries" in failed.value.reason
+    assert failed.value.reason.startswith("no usable answer after 3 tries: the answer did not match Grade")
     [row] = store.llm_calls()
     assert row.error == failed.value.reason and row.response is None and row.attempts == 3
 

@@ -223,3 +223,18 @@ def test_token_budget_applies_to_every_notebook(tmp_path, budget):
     notebook = read(tmp_path, notebook_token_budget=budget)["comp"].notebooks[0]
     assert (notebook.cut is not None) == (budget == 200)
     assert notebook.tokens <= budget + 20
+
+
+def test_a_synthesized_task_keeps_its_provenance_and_rejected_drafts_are_not_competitions(tmp_path):
+    make(tmp_path, "made", YAML.format(slug="made") + "source: synthesized\nlicense: CC0-1.0\norigin: a registry\n")
+    make(tmp_path, "odd", YAML.format(slug="odd") + "source: kaggle\n")
+    (tmp_path / "rejected" / "leaky").mkdir(parents=True)
+    (tmp_path / "rejected" / "leaky" / "REJECTED.md").write_text("- no leaking column: ...\n")
+    items = {item.competition.competition if isinstance(item, IngestedCompetition) else item.competition: item
+             for item in CompetitionFolders(tmp_path, IngestSettings())}
+    made = items["made"].competition
+    assert (made.synthesized, made.license, made.origin) == (True, "CC0-1.0", "a registry")
+    assert isinstance(items["odd"], RejectedCompetition)
+    assert "field 'source' can only be 'synthesized'" in items["odd"].reason
+    assert set(items) == {"made", "odd"}
+    assert CompetitionFolders(tmp_path, IngestSettings()).problems == []  # rejected/ is not a folder without yaml

@@ -246,11 +246,16 @@ async def test_redescribe_request_reruns_with_the_reviewers_comments(store, llm_
 
     summary = await describe(store, llm_settings)
 
-    assert summary.done == 1 and writer.count("describe") == 2
-    # the same text comes back, so its grade is answered from the cache: one new request, the generation
+    # the model writes the same text again: not an answer to the reviewers, so it is asked once more, told so
+    # (its grade comes from the cache), and then the competition goes to the curator with the request still open
+    assert summary.done == 1 and writer.count("describe") == 3
     assert "Say that the answer is 0 or 1 per passenger." in llm_server.requests[-1].user_text
-    assert store.open_requests("redescribe") == []
-    assert (await describe(store, llm_settings)).done == 0
+    assert "repeated the rejected description word for word" in llm_server.requests[-1].user_text
+    assert len(store.open_requests("redescribe")) == 1
+    assert store.status("titanic", "describe").status == "needs_human"
+    before = llm_server.count()
+    await describe(store, llm_settings)
+    assert llm_server.count() == before  # trying again costs nothing: every answer is in the cache
 
 
 async def test_a_competition_without_code_or_text_is_a_problem_not_a_call(store, llm_settings, llm_server) -> None:

@@ -65,10 +65,10 @@ async def test_a_failing_item_is_recorded_and_the_others_go_on(llm_server, llm_s
     summary = await run(stage, store, llm_settings)
 
     assert summary.done == 2
-    assert summary.failed == [("bad-one", "the model refused: I cannot classify that.")]
+    assert summary.failed == [("bad-one", "no usable answer after 3 tries: the model refused: I cannot classify that.")]
     assert stage.failures == summary.failed  # the stage's own hook saw it
     [status] = [s for s in store.statuses() if s.competition == "bad-one"]
-    assert status.status == "failed" and status.detail == "bad-one: the model refused: I cannot classify that."
+    assert status.status == "failed" and status.detail == "bad-one: no usable answer after 3 tries: the model refused: I cannot classify that."
     assert set(done(store)) == {"titanic", "house-prices"}
 
 
@@ -84,6 +84,40 @@ async def test_a_stage_can_fail_one_item_for_its_own_reasons(llm_server, llm_set
     summary = await run(Picky(["titanic", "house-prices"]), store, llm_settings)
     assert summary.done == 1
     assert summary.failed == [("house-prices", "the domain is not in the vocabulary; add it to [tag] vocabulary")]
+
+
+def test_an_unexpected_error_in_one_item_fails_that_item_in_one_line_and_the_rerun_retries_it(
+        llm_server, llm_settings, project):
+    class Buggy(DomainStage):
+        broken = True
+
+        async def run_one(self, item, llm):
+            tagged = await super().run_one(item, llm)
+            if item.key == "house-prices" and Buggy.broken:
+                return {}["domain"]  # a bug that only this item's data reaches
+            return tagged
+
+    llm_server.respond_with(by_competition)
+    app = typer.Typer()
+
+    @app.command()
+    def tag() -> None:
+        with open_store(llm_settings) as store:
+            run_llm_stage(Buggy(["titanic", "house-prices", "spaceship"]), llm_settings, store, None)
+
+    failed = CliRunner().invoke(app, [])
+    assert failed.exit_code == 1, failed.output
+    assert "example-tag: 2 done, 1 failed, 0 not started" in failed.output
+    assert "failed house-prices: unexpected KeyError: 'domain'" in failed.output
+    assert "Traceback" not in failed.output
+    with open_store(llm_settings) as store:
+        [status] = [s for s in store.statuses() if s.competition == "house-prices"]
+        assert status.status == "failed" and status.detail == "house-prices: unexpected KeyError: 'domain'"
+
+    Buggy.broken = False
+    fixed = CliRunner().invoke(app, [])
+    assert fixed.exit_code == 0 and "example-tag: 1 done, 0 failed, 0 not started" in fixed.output, fixed.output
+    assert llm_server.answered == 3  # the failed item's answer came from the cache
 
 
 async def test_an_items_record_is_one_transaction(llm_server, llm_settings, store):
@@ -131,7 +165,7 @@ def test_the_cli_helper_prints_the_summary_and_exits_non_zero_on_failures(llm_se
     failed = CliRunner().invoke(app, ["--max-cost", "1"])
     assert failed.exit_code == 1, failed.output
     assert "example-tag: 1 done, 1 failed, 0 not started" in failed.output
-    assert "failed bad-one: the model refused: I cannot classify that." in failed.output
+    assert "failed bad-one: no usable answer after 3 tries: the model refused: I cannot classify that." in failed.output
 
     llm_server.respond_with(lambda request: {"domain": "now fine"})
     fixed = CliRunner().invoke(app, [])

@@ -1,0 +1,69 @@
+"""Numbers are protected: every number of the source comes back with the same value and the same characters.
+
+Agents and graders read numbers literally, so a localized form counts as damaged: 0,5 for 0.5, 42 000 for
+42000, ١٢ for 12, 28×28 or 28 x 28 or a Cyrillic х for 28x28, 20.01.2011 for 2011-01-20. A number is counted,
+not just looked for: the translation must hold each one at least as often as the source. "At least", because a
+translation may add a harmless numeral (Japanese writes "one" as 1つ, "two files" as 2つ), and a number the
+source writes out as a word ("two files") is the translator's to render either way.
+
+Numbers inside protected spans (`pixel0`, F1, 10%) are the placeholders check's: they come back exactly.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+
+from curation.checks.prose import prose
+from curation.records import CheckResult
+
+NAME = "numbers"
+
+# A number as the source writes it: 2011, 0.5, 1,000, 28x28, 05:00, 2011-01-20, 3-5. Only ASCII digits: a
+# number in other digits (١٢, １２) is a different string. Not part of a word or identifier (F1, v2).
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,:\-])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+)*)"
+                     r"(?![0-9]|[.,:x\-][0-9])", re.ASCII)
+# Anything that may be a number written another way: digits of any script joined by one separator, a spaced
+# "x" (28 x 28) or a thin or plain space before a group of three (42 000).
+_LOOKALIKE = re.compile(r"\d+(?:(?:[.,:x×хХ'’/\-年月]|\s[x×хХ]\s|[ \u00a0\u202f](?=\d{3}(?!\d)))\d+)*")
+
+
+def numbers(text: str, names: Iterable[str] = ()) -> Counter[str]:
+    """How often each number occurs in the prose of a text."""
+    return Counter(_NUMBER.findall(prose(text, names)))
+
+
+def _digits(text: str) -> str:
+    return "".join(str(unicodedata.digit(char)) for char in text if unicodedata.digit(char, None) is not None)
+
+
+def _written_as(value: str, translation: str) -> str | None:
+    """How the translation seems to write a number it does not hold as is: '0,5', '28×28', '١٢'."""
+    want = _digits(value)
+    for match in _LOOKALIKE.finditer(translation):
+        if _digits(match.group(0)) == want and match.group(0) != value:
+            return match.group(0).strip()
+    return None
+
+
+def check_numbers(source: str, translation: str, names: Iterable[str] = ()) -> CheckResult:
+    """Every number of the source is in the translation, as written there, at least as often."""
+    names = tuple(names)
+    wanted = numbers(source, names)
+    found = numbers(translation, names)
+    translated = prose(translation, names)
+    problems = []
+    for value, count in wanted.items():
+        if found[value] >= count:
+            continue
+        seen = f"{found[value]} time{'s' * (found[value] != 1)}"
+        problem = f"{value} appears {seen}, the source has {count}"
+        written = _written_as(value, translated)
+        if written:
+            problem += f" (written {written!r}: keep numbers exactly as in the source)"
+        problems.append(problem)
+    if problems:
+        return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
+    return CheckResult(name=NAME, passed=True, detail=f"{sum(wanted.values())} number(s) intact")

@@ -1,0 +1,91 @@
+"""What a run would redo, and what it would likely cost, before it sends anything.
+
+A changed prompt or model makes every text it produced stale; a curator should see how many texts per language
+that means and roughly what it costs before paying for it (`curate translate` and `curate describe` ask first
+when more than HANDFUL texts would be redone). Texts never written before and retranslations review asked for
+are not redos: they are the work the curator expects.
+
+The cost is an estimate: the rendered prompt's input tokens (about four bytes a token) and, for a translation,
+twice the English text's tokens out; for a description, one describe and one score call with 800 and 400 tokens
+out, at the `[prices]` of each role's model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from curation.checks.masking import mask_identifiers
+from curation.config import Settings
+from curation.languages import parse_language
+from curation.llm.answer import Usage
+from curation.llm.pricing import BYTES_PER_TOKEN, cost_usd, estimate_input_tokens
+from curation.store import Store
+
+HANDFUL = 5  # more redone texts than this are confirmed first
+DESCRIBE_OUT, SCORE_OUT = 800, 400
+
+
+@dataclass
+class RedoPlan:
+    """Texts a run would write again, per language ("en" for descriptions), and their estimated cost."""
+
+    what: str
+    counts: dict[str, int] = field(default_factory=dict)
+    cost_usd: float = 0.0
+    unpriced: set[str] = field(default_factory=set)  # provider:model without a [prices] entry
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def line(self) -> str:
+        """One line: how many texts per language and the estimate."""
+        per = ", ".join(f"{language} {count}" for language, count in self.counts.items() if count)
+        cost = f"estimated cost ${self.cost_usd:.2f} from [prices]"
+        if self.unpriced:
+            cost += f" (not counting {', '.join(sorted(self.unpriced))}: no [prices] entry)"
+        return f"{self.what} would redo {self.total} texts that exist already ({per}); {cost}"
+
+    def add(self, settings: Settings, role: str, usage: Usage) -> None:
+        name, _, model = settings.provider_for(role)
+        price = settings.prices.get(f"{name}:{model}")
+        if price is None:
+            self.unpriced.add(f"{name}:{model}")
+        self.cost_usd += cost_usd(price, usage)
+
+
+def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
+    """Translations the given TranslateStages would replace (not first translations, not review's requests)."""
+    from curation.stages.translate import KINDS
+
+    plan = RedoPlan("translate")
+    for stage in stages:
+        language = parse_language(stage.language)
+        redo = [item for item in stage.pending(store, settings) if item.previous is not None and not item.requested]
+        plan.counts[stage.language] = len(redo)
+        for item in redo:
+            masked = mask_identifiers(item.source_text, item.names).text
+            messages = stage.prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
+                                           text=masked, failures=[], previous="", feedback=item.feedback or "",
+                                           attempt=1, attempts=settings.translate.max_attempts)
+            out = 2 * len(item.source_text.encode("utf-8")) // BYTES_PER_TOKEN + 1
+            plan.add(settings, "translate", Usage(estimate_input_tokens(messages, None), out))
+    return plan
+
+
+def describe_redo(store: Store, settings: Settings, stage) -> RedoPlan:
+    """Descriptions the DescribeStage would write again (not first descriptions, not review's requests)."""
+    plan = RedoPlan("describe")
+    redo = [item for item in stage.pending(store, settings)
+            if not item.feedback and not item.person_written and store.description(item.competition) is not None]
+    plan.counts[settings.project.source_language] = len(redo)
+    for item in redo:
+        task = stage.task_variables(item)
+        described = stage.prompts["describe"].render(**task, feedback="")
+        plan.add(settings, "describe", Usage(estimate_input_tokens(described, None), DESCRIBE_OUT))
+        record = item.record
+        scored = stage.prompts["score"].render(comp_name=record.comp_name, data_type=record.data_type,
+                                               metric=record.metric, data_card=record.data_card,
+                                               description=store.description(item.competition).text)
+        plan.add(settings, "score", Usage(estimate_input_tokens(scored, None), SCORE_OUT))
+    return plan

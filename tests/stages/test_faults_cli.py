@@ -1,0 +1,101 @@
+"""Unusable provider answers through the CLI: a body cut in the middle of a Cyrillic character, an empty answer, a
+refusal. Each is asked again; one item that never gets a usable answer fails alone, in one line, and the next
+run retries it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.store import Store
+from tests.fakes.llm_server import Response, cut_off, refusal
+from tests.test_cli_run import Model, kazakh_project  # noqa: F401 (a fixture)
+
+runner = CliRunner()
+
+
+def competition_of(request) -> str:
+    found = re.search(r"^Competition: (.*)$", request.user_text, re.M)
+    return found.group(1) if found else ""
+
+
+class Faulty:
+    """The sample's model, except that each distinct request first gets the given fault, once."""
+
+    def __init__(self, fault):
+        self.model = Model()
+        self.fault = fault
+        self.seen: set[str] = set()
+        self.faults = 0
+
+    def __call__(self, request):
+        real = self.model(request)
+        key = repr(request.messages)
+        if key in self.seen:
+            return real
+        self.seen.add(key)
+        self.faults += 1
+        return self.fault(real.content if isinstance(real, Response) else real)
+
+
+def test_bodies_cut_mid_cyrillic_character_are_asked_again_and_every_item_is_done(kazakh_project, llm_server):
+    faulty = Faulty(cut_off)
+    llm_server.respond_with(faulty)
+
+    result = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    assert "describe: 7 done, 0 failed" in result.output
+    assert "translate:kk: 21 done, 0 failed" in result.output
+    assert faulty.faults >= 21 + 7  # every first answer was cut, Kazakh ones inside a Cyrillic letter
+    with Store(kazakh_project / "data" / "curation.sqlite") as store:
+        texts = [t.text for t in store.translations("kk")]
+        assert len(texts) == 21 and all(text and "\ufffd" not in text for text in texts)
+
+
+def test_empty_answers_and_refusals_are_asked_again(kazakh_project, llm_server):
+    answers = iter([lambda real: "", lambda real: refusal("I can't help with that.")] * 1000)
+    llm_server.respond_with(Faulty(lambda real: next(answers)(real)))
+    assert runner.invoke(app, ["ingest"]).exit_code == 0
+
+    result = runner.invoke(app, ["describe"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    assert "describe: 7 done, 0 failed" in result.output
+
+
+def test_one_item_that_never_gets_a_readable_answer_fails_alone_in_one_line_and_the_rerun_retries_it(
+        kazakh_project, llm_server):
+    model = Model()
+
+    def titanic_always_cut(request):
+        real = model(request)
+        if competition_of(request).startswith("Titanic"):
+            return cut_off("Жауап: Титаник")
+        return real
+
+    llm_server.respond_with(titanic_always_cut)
+    assert runner.invoke(app, ["ingest"]).exit_code == 0
+
+    first = runner.invoke(app, ["describe"], env={"COLUMNS": "200"})
+
+    assert first.exit_code == 1, first.output
+    assert "describe: 6 done, 1 failed" in first.output
+    [line] = [line for line in first.output.splitlines() if "failed titanic" in line]
+    assert "no usable answer after 3 tries: the server sent an unreadable response body (cut off or not UTF-8" in line
+    assert "Traceback" not in first.output
+    status = json.loads(runner.invoke(app, ["status", "--json"]).output)
+    [titanic] = [row for row in status["competitions"] if row["competition"] == "titanic"]
+    assert titanic["stages"]["describe"]["status"] == "failed"
+    assert "no usable answer" in titanic["stages"]["describe"]["detail"]
+
+    llm_server.respond_with(model)
+    llm_server.reset()
+    second = runner.invoke(app, ["describe"], env={"COLUMNS": "200"})
+
+    assert second.exit_code == 0, second.output
+    assert "describe: 1 done, 0 failed" in second.output
+    assert {competition_of(request) for request in llm_server.requests} == {"Titanic - Machine Learning from Disaster"}

@@ -1,0 +1,124 @@
+"""Issue 14, situation 2: editing prompts/translate.md after review keeps what people approved or wrote.
+
+On the sample through the CLI: Kazakh is translated, reviewed (one native fix, the rest YES and YES) and merged;
+Belarusian is translated and not reviewed. Then the translate prompt changes. The reviewed Kazakh texts stay
+final (nothing is sent, nothing withdrawn, the native fix publishes), listed as "reviewed under an older
+prompt"; the unreviewed Belarusian ones are translated again after the run says how many and what it costs,
+and only with --yes when there is no terminal to ask on. `--redo-reviewed` redoes the Kazakh texts too, keeping
+the old versions and their verdicts in the history and sending the new ones to review.
+"""
+
+from __future__ import annotations
+
+
+import json
+import re
+
+import openpyxl
+import pandas
+import pytest
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.records import Description, DomainTag
+from curation.store import Store
+from tests.review.seeding import fill
+from tests.stages.test_translate import Translator
+
+runner = CliRunner()
+FIX_END = " және нәтижені мұқият тексеріңіз."
+
+
+def curate(*args: str):
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def answer_rest(path, verdict: str = "YES and YES") -> None:
+    book = openpyxl.load_workbook(path)
+    for tab in ("description", "data_card", "domain"):
+        for row in range(2, book[tab].max_row + 1):
+            if book[tab].cell(row, 1).value and not book[tab].cell(row, 5).value:
+                book[tab].cell(row, 5).value = verdict
+    book.save(path)
+
+
+@pytest.fixture
+def reviewed(project, llm_server, monkeypatch):
+    """kk translated, reviewed with one native fix and merged; be translated, not reviewed."""
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[review.annotators]\n", '[review.annotators]\nkk = ["aigerim"]\n'),
+                    encoding="utf-8")
+    assert curate("ingest").exit_code == 0
+    with Store(project / "data" / "curation.sqlite") as store:
+        for competition in store.competitions():
+            store.save_description(Description(competition=competition.competition, provenance="machine", grade="C",
+                                               text="Predict the target for each row of the test data."))
+            store.save_domain(DomainTag(competition=competition.competition, domain="data science"))
+    llm_server.respond_with(Translator())
+    assert curate("translate", "--lang", "kk,be").exit_code == 0
+    assert curate("review", "push", "--lang", "kk").exit_code == 0
+    workbook = project / "review" / "kk" / "kk-aigerim.xlsx"
+    with Store(project / "data" / "curation.sqlite") as store:
+        fix = store.translation("titanic", "description", "kk").text.rstrip(".") + FIX_END
+    fill(workbook, "description", "titanic/description/kk", verdict="NO and YES", own_version=fix)
+    answer_rest(workbook)
+    assert curate("review", "pull", "--lang", "kk").exit_code == 0
+    assert "kk: 20 keep, 1 fix" in curate("merge", "--lang", "kk").output
+    prompt = project / "prompts" / "translate.md"
+    prompt.write_text(prompt.read_text(encoding="utf-8") + "\nKeep the register formal.\n", encoding="utf-8")
+    llm_server.reset()
+    return project, fix
+
+
+def test_a_prompt_edit_keeps_reviewed_texts_and_asks_before_redoing_the_rest(reviewed, llm_server):
+    project, fix = reviewed
+
+    refused = curate("translate", "--lang", "kk,be")  # no terminal here: nothing goes without --yes
+    assert refused.exit_code == 1 and llm_server.count() == 0
+    estimate = re.search(r"translate would redo 21 texts that exist already \(be 21\); estimated cost \$(\d+\.\d\d) "
+                         r"from \[prices\]", refused.output)
+    assert estimate and float(estimate.group(1)) > 0, refused.output
+    assert "rerun with --yes to go ahead" in refused.output
+
+    done = curate("translate", "--lang", "kk,be", "--yes")
+    assert done.exit_code == 0, done.output
+    assert "translate:kk: 0 done" in done.output and "translate:be: 21 done" in done.output
+    assert "kept 21 texts reviewed under an older prompt or model (kk 21)" in done.output
+    assert all("Belarusian" in request.user_text for request in llm_server.requests)
+
+    merged = curate("merge", "--lang", "kk")
+    assert "kk: 20 keep, 1 fix" in merged.output and "withdrawn" not in merged.output
+    status = curate("status", "--lang", "kk")
+    assert "Reviewed under an older prompt" in status.output and "and 16 more" in status.output
+    with Store(project / "data" / "curation.sqlite") as store:
+        for competition in store.competitions():  # the rubric is another review: its final scores seeded
+            store.save_rubric_final(competition.competition, 2)
+    published = curate("publish", "--version", "1.0.0", "--to", "dist/ml2b", "--allow-partial")
+    assert published.exit_code == 0, published.output
+    release = project / "dist" / "ml2b"
+    rows = pandas.read_parquet(next((release / "kk").glob("*.parquet")))
+    titanic = rows[rows.competition == "titanic"].iloc[0]
+    assert (titanic.description, titanic.description_provenance) == (fix, "native_fix")
+    card = " ".join((release / "README.md").read_text(encoding="utf-8").split())
+    assert "reviewed under an older prompt or model (kept: a native speaker approved or wrote them" in card
+    assert "prompt or model changed): kk 21" in card
+    assert json.loads((release / "manifest.json").read_text())["reviewed_under_older_prompts"] == {"kk": 21}
+
+
+def test_redo_reviewed_keeps_the_old_version_and_its_verdicts_and_sends_the_new_one_to_review(reviewed, llm_server):
+    project, fix = reviewed
+    assert "rerun with --yes" in curate("translate", "--lang", "kk", "--redo-reviewed").output
+    with Store(project / "data" / "curation.sqlite") as store:
+        before = store.translation("titanic", "description", "kk")
+    llm_server.respond_with(lambda request: Translator()(request).replace(" ", "  ", 1))  # a different wording
+
+    done = curate("translate", "--lang", "kk", "--redo-reviewed", "--yes")
+
+    assert done.exit_code == 0 and "translate:kk: 21 done" in done.output, done.output
+    with Store(project / "data" / "curation.sqlite") as store:
+        assert store.translation_history("titanic", "description", "kk") == [before]
+        assert any(v.own_version == fix for v in store.verdicts("kk"))  # the verdicts on the old text stay
+    assert "21 withdrawn" in curate("merge", "--lang", "kk").output
+    pushed = curate("review", "push", "--lang", "kk")
+    assert "21 added" in pushed.output and "21 filled rows kept" in pushed.output, pushed.output

@@ -1,0 +1,100 @@
+"""`curate synthesize` against the fake LLM server, on the four datasets built in tests/synthesis/datasets.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from curation.cli import app
+from tests.synthesis.datasets import houses, loans, patients, sales
+from tests.synthesis.scripted import TaskDesigner, design
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def designer(llm_server, monkeypatch) -> TaskDesigner:
+    scripted = TaskDesigner()
+    llm_server.respond_with(scripted)
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    return scripted
+
+
+@pytest.fixture
+def raw(tmp_path: Path) -> Path:
+    root = tmp_path / "raw"
+    for build in (houses, patients, loans, sales):
+        build(root)
+    return root
+
+
+def test_four_datasets_three_verified_and_the_leak_rejected(project, designer, raw):
+    out = project / "data" / "competitions"
+    result = runner.invoke(app, ["synthesize", *(str(raw / name) for name in ("houses", "patients", "loans", "sales")),
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["houses-house-price", "patients-readmission",
+                                                     "rejected", "sales-daily-units"]
+    rejected = out / "rejected" / "loans-loan-default"
+    assert (rejected / "REJECTED.md").read_text().endswith(
+        "- no leaking column: collection_status alone predicts defaulted (balanced accuracy 1.00)\n")
+    assert ("rejected loans-loan-default -> " + str(rejected) + ": no leaking column: collection_status alone "
+            "predicts defaulted (balanced accuracy 1.00)") in result.output
+    yaml_ = yaml.safe_load((out / "sales-daily-units" / "competition.yaml").read_text())
+    assert yaml_["source"] == "synthesized" and yaml_["license"] == "ODbL-1.0"
+    assert yaml_["grading"] == {"metric": "mean_absolute_error", "target_col": "units_sold", "id_col": "id",
+                                "direction": "minimize", "cv_folds": 5}
+    assert designer.count("brainstorm") == 4 and designer.count("design") == 4
+    assert designer.count("task_review") == 3  # the leaking design never reaches the reviewer
+
+    ingested = runner.invoke(app, ["ingest", "--source", str(out)])
+    assert ingested.exit_code == 0 and "3 competitions from" in ingested.output and "3 added" in ingested.output
+    assert "rejected" not in ingested.output  # the rejected drafts are not competitions
+    status = runner.invoke(app, ["status"], env={"COLUMNS": "250"})
+    assert "loans-loan-default" in status.output and "houses-house-price" in status.output
+
+    again = runner.invoke(app, ["synthesize", *(str(raw / name) for name in ("houses", "patients", "loans", "sales")),
+                                "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert designer.count() == 11  # nothing asked again
+    assert "synthesize verify: 0 done, 0 failed, 0 not started; 0 LLM calls" in again.output
+
+
+def test_a_design_the_table_cannot_take_is_sent_back(project, designer, raw):
+    designer.designs["price"] = [design("Prices", split="group", split_column="street"),
+                                 design("Prices", metric="root_mean_squared_error", direction="minimize")]
+    result = runner.invoke(app, ["synthesize", str(raw / "houses"), "--out", str(project / "out")])
+    assert result.exit_code == 0, result.output
+    assert designer.count("design") == 2
+    assert (project / "out" / "houses-house-price" / "competition.yaml").exists()
+
+
+def test_an_unsound_task_is_rejected_with_the_reviewers_words(project, designer, raw):
+    designer.unsound["price"] = ["size_m2 is only measured after the sale."]
+    result = runner.invoke(app, ["synthesize", str(raw / "houses"), "--out", str(project / "out")])
+    assert result.exit_code == 0, result.output
+    assert "rejected houses-house-price" in result.output
+    assert "soundness review: size_m2 is only measured after the sale." in result.output
+
+
+def test_bad_input_is_one_line_per_file(project, designer, tmp_path):
+    folder = tmp_path / "junk"
+    folder.mkdir()
+    (folder / "notes.json").write_text("{}")
+    (folder / "one.csv").write_text("a\n1\n")
+    result = runner.invoke(app, ["synthesize", str(folder), str(tmp_path / "missing"), "--out", str(project / "out")])
+    assert f"{folder / 'notes.json'}: not a tabular file (CSV, TSV or Parquet); skipped" in result.output
+    assert f"{folder / 'one.csv'}: has a single column" in result.output
+    assert f"{tmp_path / 'missing'}: not a folder of tabular files; skipped" in result.output
+    assert "Traceback" not in result.output and designer.count() == 0
+
+
+def test_outside_a_project_out_uses_the_default_settings(designer, raw, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["synthesize", str(raw / "patients"), "--out", str(tmp_path / "tasks")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "tasks" / "patients-readmission" / "data" / "train.csv").exists()
