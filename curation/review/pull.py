@@ -25,9 +25,9 @@ from curation.review.xlsx_backend import XlsxBackend, safe_text
 from curation.stages.translate import protected_names
 from curation.store import Store
 
-# Checks an annotator's own version must pass: it is in the right language and script, and keeps every
-# protected identifier. Length and English-leftover checks are for machines; a person may shorten a text.
-FIX_CHECKS = ("placeholders", "language", "script")
+# An annotator's own version passes the same checks as a machine translation and as `curate check` input
+# (curation/checks/translation.py): right language and script, every identifier and number kept, nothing
+# left in English, no sentence lost.
 
 
 @dataclass
@@ -225,7 +225,7 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         known = store.competition(competition)
         failed = [check for check in check_translation(sent.original, own, language, settings,
                                                        names=protected_names(known) if known else ())
-                  if check.name in FIX_CHECKS and not check.passed]
+                  if not check.passed]
         if failed:
             details = "; ".join(f"{check.name}: {check.detail}" for check in failed)
             report.problems.append(f"{at}: your version did not pass the checks ({details}); correct it and pull again")

@@ -148,3 +148,11 @@ def test_a_missing_tab_and_a_file_that_is_not_a_workbook(seeded, review_settings
     report = pull(seeded, review_settings, "kk", backend_for(review_settings), file=junk)
     assert report.problems == [f"{junk}: cannot be opened as an .xlsx workbook; save it as an Excel workbook (.xlsx) "
                                "and pull again"]
+
+
+def test_an_own_version_passes_the_same_checks_as_a_machine_translation(seeded, review_settings, pushed):
+    # Cut to its first word: the length check applies to a person's version as to the model's.
+    fill(pushed, "domain", "digit-recognizer/domain/kk", verdict="NO and YES", own_version="деректер")
+    report = pull(seeded, review_settings, "kk", backend_for(review_settings))
+    [cut] = _lines(report, "digit-recognizer/domain/kk")
+    assert "your version did not pass the checks (length: one word for the 2 of 'data science' (cut short?))" in cut
