@@ -104,32 +104,37 @@ def competition_yaml(design: TaskDesign, profile: DatasetProfile, id_col: str) -
 
 def data_card(design: TaskDesign, profile: DatasetProfile, table: TableProfile | None, train: pd.DataFrame,
               test: pd.DataFrame, id_col: str) -> str:
-    """The data card drafted from the profile: the files, then each column a participant gets."""
+    """The data card drafted from the profile, in the style of the method's cards: what the rows are, each column,
+    and the target's distribution. Nothing about files or submissions (the data-card lint reports those)."""
     target = design.idea.target
     columns = {column.name: column for column in (table.columns if table else [])}
-    lines = [
-        f"The data comes from the table {design.idea.table} of the {profile.dataset} dataset"
-        + (f" ({profile.origin})" if profile.origin else "") + ".",
-        "",
-        "## Files",
-        f"- train.csv: {len(train):,} rows with the target column {target}.",
-        f"- test.csv: {len(test):,} rows without {target}; predict it for each row.",
-        f"- sample_submission.csv: the expected format, one row per test row ({id_col}, {target}).",
-        "",
-        "## Columns",
-        f"- {id_col}: the row identifier.",
-    ]
+    origin = f" ({profile.origin})" if profile.origin else ""
+    lines = [f"The data describe {len(train) + len(test):,} rows of the table {design.idea.table} of the "
+             f"{profile.dataset} dataset{origin}, one row per record, identified by `{id_col}`.", ""]
     for name in train.columns:
         if name == id_col:
             continue
         column = columns.get(name)
-        missing = f", {column.missing_share:.0%} missing" if column and column.missing_share else ""
-        kind = column.kind if column else "numeric"
-        role = " (the target)" if name == target else ""
-        lines.append(f"- {name}{role}: {kind}{missing}.")
+        parts = [column.kind if column else "numeric"]
+        if column and column.missing_share:
+            parts.append(f"missing in {column.missing_share:.0%} of the rows")
+        if column and column.kind == "categorical" and column.examples:
+            parts.append("e.g. " + ", ".join(column.examples))
+        role = " This is the target." if name == target else ""
+        lines.append(f"- `{name}` — {'; '.join(parts)}.{role}")
+    lines += ["", _target_sentence(design, train[target])]
     if table is not None and table.sampled:
-        lines += ["", f"The rows are a seeded sample of {table.profiled_rows:,} of the table's {table.rows:,} rows."]
+        lines.append(f"The rows are a seeded sample of {table.profiled_rows:,} of the table's {table.rows:,} rows.")
     return "\n".join(lines) + "\n"
+
+
+def _target_sentence(design: TaskDesign, target: pd.Series) -> str:
+    name = design.idea.target
+    if design.idea.task_type == "regression":
+        values = pd.to_numeric(target)
+        return f"`{name}` ranges from {values.min():g} to {values.max():g} (median {values.median():g})."
+    shares = target.astype(str).value_counts(normalize=True).head(5)
+    return f"Shares of `{name}`: " + ", ".join(f"{label} {share:.0%}" for label, share in shares.items()) + "."
 
 
 def baseline_code(design: TaskDesign, id_col: str) -> str:

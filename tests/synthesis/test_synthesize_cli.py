@@ -55,7 +55,9 @@ def test_four_datasets_three_verified_and_the_leak_rejected(project, designer, r
     assert ingested.exit_code == 0 and "3 competitions from" in ingested.output and "3 added" in ingested.output
     assert "rejected" not in ingested.output  # the rejected drafts are not competitions
     status = runner.invoke(app, ["status"], env={"COLUMNS": "250"})
-    assert "loans-loan-default" in status.output and "houses-house-price" in status.output
+    shown = " ".join(status.output.split())
+    assert "synthesize: rejected: no leaking column: collection_status alone predicts defaulted" in shown
+    assert "synthesize: 3 done 1 failed" in shown
 
     again = runner.invoke(app, ["synthesize", *(str(raw / name) for name in ("houses", "patients", "loans", "sales")),
                                 "--out", str(out)])
@@ -98,3 +100,14 @@ def test_outside_a_project_out_uses_the_default_settings(designer, raw, tmp_path
     result = runner.invoke(app, ["synthesize", str(raw / "patients"), "--out", str(tmp_path / "tasks")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tasks" / "patients-readmission" / "data" / "train.csv").exists()
+
+
+def test_max_cost_stops_before_paying_and_a_rerun_continues(project, designer, raw):
+    stopped = runner.invoke(app, ["synthesize", str(raw / "houses"), "--out", str(project / "out"),
+                                  "--max-cost", "0.0000001"])
+    assert stopped.exit_code == 1
+    assert "stopped: " in stopped.output and "rerun to continue where it stopped" in stopped.output
+    assert designer.count() == 0 and not (project / "out" / "houses-house-price").exists()
+    resumed = runner.invoke(app, ["synthesize", str(raw / "houses"), "--out", str(project / "out")])
+    assert resumed.exit_code == 0, resumed.output
+    assert (project / "out" / "houses-house-price" / "competition.yaml").exists()

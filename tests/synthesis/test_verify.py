@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from curation.checks.data_card_lint import lint_data_card
 from curation.synthesis.checks import deterministic_checks
 from curation.synthesis.execution import run_baseline
 from curation.synthesis.profile import load_table, profile_dataset
@@ -42,6 +43,9 @@ def test_a_sound_classification_passes_and_its_files_hide_the_answers(tmp_path: 
     assert "readmitted" not in test.columns and list(answers.columns) == ["patient_id", "readmitted"]
     assert set(answers["readmitted"]) == {0, 1}  # a probability metric grades 0/1, 1 = "yes"
     assert sorted(p.name for p in (folder / "data").iterdir()) == ["sample_submission.csv", "test.csv", "train.csv"]
+    card = (folder / "data_card.md").read_text()
+    assert card.startswith("The data describe 400 rows of the table patients.csv of the patients dataset")
+    assert "- `readmitted` — boolean. This is the target." in card and lint_data_card(card) == []
     outcome, score, trivial = run_baseline(draft, seconds=120, memory_mb=2048)
     assert outcome.passed and score > trivial == 0.5, outcome.detail
 
