@@ -1,7 +1,9 @@
 """A local release repository: each release is one git commit on the current branch plus an annotated tag.
 
-The commit is built from the release folder with git plumbing (a private index, write-tree, commit-tree) and
-the branch moves only once the commit exists, so a failure at any point leaves the previous release checked out.
+The commit is built from the release folder with git plumbing (a private index, write-tree, commit-tree); then
+the branch moves, the checked-out files follow, and the tag is created last. A failure at any step after the
+commit restores HEAD, the index and the files and deletes a tag this attempt made, so the previous release stays
+checked out, and the error says exactly what state the folder was left in.
 """
 
 from __future__ import annotations
@@ -82,16 +84,51 @@ class LocalGitTarget:
             self._git("add", "--all", env=staging, cwd=folder)
             tree = self._git("write-tree", env=staging, cwd=folder)
         commit = self._git("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, env=env)
-        self._git("update-ref", "-m", f"publish {version.tag}", "HEAD", commit, *([parent] if parent else []))
+        # Until here only objects were written, which nothing refers to. From here it is a transaction: HEAD moves,
+        # the index and files follow, and the tag comes last, so a tag always names a release that was written
+        # whole. Any failure puts HEAD, index and files back and deletes a tag this attempt made.
         try:
+            self._git("update-ref", "-m", f"publish {version.tag}", "HEAD", commit, *([parent] if parent else []))
+            # Bring the checked-out files to the new release (files the release dropped are removed).
+            self._git("read-tree", "--reset", "-u", "HEAD")
             self._git("tag", "--annotate", version.tag, "--message", message, commit, env=env)
-        except PublishError:
-            # Without its tag the commit is not a release: move the branch back.
-            if parent:
-                self._git("update-ref", "HEAD", parent, commit)
-            else:
-                self._git("update-ref", "-d", "HEAD", commit)
+        except BaseException as error:
+            state = self._roll_back(parent, commit, version)
+            if isinstance(error, PublishError):
+                raise PublishError(str(error), target_changed=True, state=state) from None
             raise
-        # Bring the checked-out files to the new release (files the release dropped are removed).
-        self._git("read-tree", "--reset", "-u", "HEAD")
         return commit
+
+    def _roll_back(self, parent: str, commit: str, version: Version) -> str:
+        """Undo a publish that failed after its commit; return one line saying exactly what state the folder is in."""
+        undone = []
+        if self._git("rev-parse", "--quiet", "--verify", f"refs/tags/{version.tag}^{{commit}}", check=False) == commit:
+            self._git("tag", "--delete", version.tag, check=False)  # made by this attempt: versions() had no such tag
+        if parent:
+            # reset --hard rewrites every file that differs from the previous release, even one half-written.
+            self._git("reset", "--quiet", "--hard", parent, check=False)
+        else:
+            self._git("update-ref", "-d", "HEAD", check=False)
+            self._git("read-tree", "--empty", check=False)
+        # The folder was clean before (_prepare), so untracked files now are files this attempt added.
+        self._git("clean", "--quiet", "--force", "-d", check=False)
+        head = self._git("rev-parse", "--quiet", "--verify", "HEAD", check=False)
+        if self._git("rev-parse", "--quiet", "--verify", f"refs/tags/{version.tag}", check=False):
+            undone.append(f"tag {version.tag} exists (delete it: git -C {self.path} tag -d {version.tag})")
+        if head != parent:
+            back = f"git -C {self.path} reset --hard {parent[:12]}" if parent else f"git -C {self.path} update-ref -d HEAD"
+            undone.append(f"HEAD is at the unpublished commit {head[:12]} (move it back: {back})")
+        dirty = self._git("status", "--porcelain", check=False).splitlines()
+        if dirty:
+            undone.append(f"{len(dirty)} files differ from the previous release (first: {dirty[0][3:]}; "
+                          f"restore them: git -C {self.path} reset --hard && git -C {self.path} clean -fd)")
+        if undone:
+            return f"{version.tag} was not published, but {self.path} could not be fully restored: " + "; ".join(undone)
+        was = self._describe(parent) if parent else "an empty repository, as before"
+        return (f"nothing was published; {self.path} is back as it was ({was}): no tag {version.tag}, HEAD, index "
+                "and files restored")
+
+    def _describe(self, commit: str) -> str:
+        """A commit as its release tag when it has one."""
+        tag = self._git("describe", "--tags", "--exact-match", commit, check=False)
+        return f"{tag}, commit {commit[:12]}" if tag else f"commit {commit[:12]}"

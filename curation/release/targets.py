@@ -15,11 +15,13 @@ class PublishError(Exception):
     """A release could not be written to its target; the message says where and what to do.
 
     target_changed: the target already holds part of the release (e.g. a Hub commit without its tag).
+    state: when set, one line saying exactly what the target was left as (after a rollback, say).
     """
 
-    def __init__(self, message: str, target_changed: bool = False):
+    def __init__(self, message: str, target_changed: bool = False, state: str | None = None):
         super().__init__(message)
         self.target_changed = target_changed
+        self.state = state
 
 
 class Target(Protocol):

@@ -100,8 +100,11 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         except CardError as error:
             raise PublishRefused([str(error), f"nothing was published; {to} is unchanged"]) from None
         except PublishError as error:
-            unchanged = [] if error.target_changed else [f"nothing was published; {to} is unchanged"]
-            raise PublishRefused([str(error), *unchanged]) from None
+            if error.state:
+                state = [error.state]
+            else:
+                state = [] if error.target_changed else [f"nothing was published; {to} is unchanged"]
+            raise PublishRefused([str(error), *state]) from None
 
     release = Release(version=str(release_version), target=to, date=date, commit=commit,
                       counts=manifest["counts"], partial=bool(offenders))
