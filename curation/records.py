@@ -390,6 +390,7 @@ class LLMCall(Record):
     tokens_in: int = 0
     tokens_out: int = 0
     tokens_cached: int = 0
+    tokens_cache_write: int = 0  # input written to the provider's prompt cache (Anthropic cache creation)
     cost_usd: float = 0.0
     saved_usd: float = 0.0  # for a cache hit: what the original call cost
     latency_ms: int = 0  # from the start of the call to its answer, waits for limits and retries included
@@ -411,6 +412,7 @@ class CostLine(Record):
     tokens_in: int
     tokens_out: int
     tokens_cached: int
+    tokens_cache_write: int = 0
     cost_usd: float
     saved_usd: float
 

@@ -103,21 +103,28 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
 
 @app.command()
 def costs(config: ConfigOption = None) -> None:
-    """Spend and tokens by stage, role and model, and what the cache saved."""
+    """Spend and tokens by stage, role and model, what the answer cache saved and what prompt caching saved."""
     settings = settings_from(config)
     with open_store(settings) as store:
         lines = store.llm_costs()
     if not lines:
         say("no LLM calls logged yet")
         return
+    from curation.llm.pricing import prompt_cache_saving_usd
+
+    # The prompt cache's saving comes from today's [prices]: the call log keeps tokens, not rates.
+    cache_saved = [prompt_cache_saving_usd(settings.prices.get(line.model), line.tokens_cached,
+                                           line.tokens_cache_write) for line in lines]
     header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'failed':>6} " \
-             f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10}"
+             f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10} {'cache USD':>10}"
     say(header)
-    for line in lines:
+    for line, saved_by_prefix in zip(lines, cache_saved):
         say(f"{line.stage:<12} {line.role:<10} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
-                      f"{line.failed:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
-                      f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f}")
+            f"{line.failed:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
+            f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f} {saved_by_prefix:>10.4f}")
     spent = sum(line.cost_usd for line in lines)
     saved = sum(line.saved_usd for line in lines)
     say(f"total: ${spent:.4f} spent, ${saved:.4f} saved by the cache "
-                  f"({sum(line.cache_hits for line in lines)} cached answers)")
+        f"({sum(line.cache_hits for line in lines)} cached answers)")
+    say(f"prompt caching: {sum(line.tokens_cached for line in lines)} input tokens served from the providers' "
+        f"prompt caches, ${sum(cache_saved):.4f} saved at [prices] (cache writes counted against it)")

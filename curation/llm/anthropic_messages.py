@@ -40,7 +40,10 @@ class AnthropicMessages:
         request: dict = {"model": model, "max_tokens": params.max_output_tokens,
                          "messages": [m for m in messages if m["role"] != "system"]}
         if system:
-            request["system"] = system
+            # The system text is a prompt's stable part (instructions, vocabulary, language): marking it lets
+            # Anthropic's prompt cache serve it to every later call of the role. A prefix shorter than the model's
+            # minimum cacheable length is simply not cached.
+            request["system"] = [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
         if params.temperature is not None and "temperature" not in avoid:
             request["temperature"] = params.temperature  # older models take it; newer ones refuse it (then dropped)
         output_config: dict = {}
@@ -93,7 +96,8 @@ class AnthropicMessages:
             blocks = list(message.content)
             usage = message.usage
             tokens_cached = usage.cache_read_input_tokens or 0
-            tokens_in = usage.input_tokens + tokens_cached + (usage.cache_creation_input_tokens or 0)
+            tokens_written = usage.cache_creation_input_tokens or 0
+            tokens_in = usage.input_tokens + tokens_cached + tokens_written
             tokens_out = usage.output_tokens
         except (AttributeError, TypeError):
             raise Unusable("the server sent a response without content or usage") from None
@@ -104,7 +108,7 @@ class AnthropicMessages:
                 text = json.dumps(calls[0].input, ensure_ascii=False)
         return Reply(
             text=text,
-            usage=Usage(tokens_in, tokens_out, tokens_cached),
+            usage=Usage(tokens_in, tokens_out, tokens_cached, tokens_written),
             refusal=(text or "the model declined to answer") if message.stop_reason == "refusal" else None,
             truncated=message.stop_reason == "max_tokens",
         )

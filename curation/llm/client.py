@@ -140,7 +140,7 @@ class LLM:
             parsed = schema.model_validate_json(without_code_fence(stored.response)) if schema is not None else None
         except ValidationError:
             return None  # the schema's validators grew stricter since; ask again
-        usage = Usage(stored.tokens_in, stored.tokens_out, stored.tokens_cached)
+        usage = Usage(stored.tokens_in, stored.tokens_out, stored.tokens_cached, stored.tokens_cache_write)
         self.store.log_llm_call(call.model_copy(update={
             "saved_usd": stored.cost_usd, "cached": True}))  # no tokens: nothing was billed
         self.calls += 1
@@ -330,7 +330,7 @@ class LLM:
         self.spent_usd += cost
         self.store.log_llm_call(call.model_copy(update={
             "response": response, "error": error, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
-            "tokens_cached": usage.tokens_cached, "cost_usd": cost, "attempts": progress.attempts,
+            "tokens_cached": usage.tokens_cached, "tokens_cache_write": usage.tokens_cache_write, "cost_usd": cost, "attempts": progress.attempts,
             "latency_ms": round((time.monotonic() - progress.started) * 1000)}))
         return cost
 

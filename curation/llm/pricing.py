@@ -27,5 +27,17 @@ def cost_usd(price: Price | None, usage: Usage) -> float:
     if price is None:
         return 0.0
     cached_rate = price.input if price.cached_input is None else price.cached_input
-    fresh = max(usage.tokens_in - usage.tokens_cached, 0)
-    return (fresh * price.input + usage.tokens_cached * cached_rate + usage.tokens_out * price.output) / 1_000_000
+    write_rate = price.input if price.cache_write_input is None else price.cache_write_input
+    fresh = max(usage.tokens_in - usage.tokens_cached - usage.tokens_cache_write, 0)
+    return (fresh * price.input + usage.tokens_cached * cached_rate + usage.tokens_cache_write * write_rate
+            + usage.tokens_out * price.output) / 1_000_000
+
+
+def prompt_cache_saving_usd(price: Price | None, tokens_cached: int, tokens_cache_write: int) -> float:
+    """What the provider's prompt cache saved: cached input at the input price minus its cached price, less the
+    premium paid for writing the cache (Anthropic); negative when writes were never read back."""
+    if price is None:
+        return 0.0
+    cached_rate = price.input if price.cached_input is None else price.cached_input
+    write_rate = price.input if price.cache_write_input is None else price.cache_write_input
+    return (tokens_cached * (price.input - cached_rate) - tokens_cache_write * (write_rate - price.input)) / 1_000_000

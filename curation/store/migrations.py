@@ -193,6 +193,12 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection, Path], None
 
 
 # -- publish (versions 50-59): every release written, with its manifest for the next release's diff ----------
+# -- llm: prompt-cache writes (Anthropic bills them above the input price), next to the cached reads ----------------
+MIGRATIONS.append((11, "llm_cache_writes", """
+        ALTER TABLE llm_calls ADD COLUMN tokens_cache_write INTEGER NOT NULL DEFAULT 0;
+    """))
+
+
 MIGRATIONS.append((50, "releases", """
         CREATE TABLE releases (
             target TEXT NOT NULL,           -- as given to --to

@@ -27,6 +27,8 @@ Scripted responses are used first, in order; then the responder; the default res
 `reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does;
 `refuse_parameter("temperature", model=None)` makes it answer 400 to requests carrying that parameter, worded as
 OpenAI / Anthropic word it (also "reasoning_effort", "max_tokens", "output_config.effort", "tool_choice").
+`prompt_cache = True` reports cached input tokens as the APIs do (OpenAI: a system prefix of
+`min_cacheable_tokens` or more seen before; Anthropic: a cache_control system block, first a cache write).
 `latency` delays every answer. Each request is recorded in `requests` before it is answered, as a `Request`:
 `api` ("openai" | "anthropic"), `body`, `messages`, `system_text`, `user_text` (the last user message),
 `mode` (json_schema | json_object | tool | None), `schema`, `credential` (the key sent), `received_at`.
@@ -47,7 +49,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -65,6 +67,7 @@ class Response:
     tokens_in: int | None = None
     tokens_out: int | None = None
     tokens_cached: int = 0
+    tokens_cache_write: int = 0
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     message: str = ""
@@ -74,9 +77,10 @@ class Response:
 
 
 def answer(content: Any = "ok", tokens_in: int | None = None, tokens_out: int | None = None,
-           tokens_cached: int = 0) -> Response:
+           tokens_cached: int = 0, tokens_cache_write: int = 0) -> Response:
     """A successful answer; token counts default to a chars/4 estimate of the request and the answer."""
-    return Response(content=content, tokens_in=tokens_in, tokens_out=tokens_out, tokens_cached=tokens_cached)
+    return Response(content=content, tokens_in=tokens_in, tokens_out=tokens_out, tokens_cached=tokens_cached,
+                    tokens_cache_write=tokens_cache_write)
 
 
 def rate_limited(retry_after: float = 0.05, milliseconds: bool = False) -> Response:
@@ -143,7 +147,7 @@ class Request:
     @property
     def system_text(self) -> str:
         if self.api == "anthropic":
-            return self.body.get("system", "") or ""
+            return _text(self.body.get("system", ""))
         return "\n".join(_text(m.get("content")) for m in self.messages if m.get("role") == "system")
 
     @property
@@ -189,7 +193,13 @@ class FakeLLMServer:
     def __init__(self, latency: float = 0.0, host: str = "127.0.0.1", port: int = 0):
         self.latency = latency
         self.reject_json_schema = False
-        self.refused_parameters: dict[str, str | None] = {}  # parameter -> the only model refusing it (None: all)
+        self.refused_parameters: dict[str, str | None] = {}
+        # Prompt caching as the APIs report it: OpenAI caches a prefix of 1024 tokens or more by itself (its prompt
+        # caching guide); Anthropic caches a system block marked with cache_control, reporting the first use as a
+        # cache write. Off by default so scripted token counts stay exact; the prefix here is the system text.
+        self.prompt_cache = False
+        self.min_cacheable_tokens = 1024
+        self._cached_prefixes: set[tuple[str, str]] = set()  # parameter -> the only model refusing it (None: all)
         self.requests: list[Request] = []
         self.answered = 0
         self.in_flight = 0
@@ -285,6 +295,24 @@ class FakeLLMServer:
             return scripted
         return _as_response(self._responder(request))
 
+    def _with_prompt_cache(self, request: Request, response: Response) -> Response:
+        """The response with the prompt-cache usage the real API would report for this request (when on)."""
+        if not self.prompt_cache or response.tokens_in is not None or response.tokens_cached or response.tokens_cache_write:
+            return response
+        prefix = len(request.system_text) // 4
+        total = max(1, len(json.dumps(request.messages)) // 4) + (prefix if request.api == "anthropic" else 0)
+        marked = request.api == "openai" or any(isinstance(block, dict) and block.get("cache_control")
+                                                for block in request.body.get("system") or [])
+        if not marked or prefix < self.min_cacheable_tokens:
+            return replace(response, tokens_in=total)
+        key = (str(request.body.get("model")), request.system_text)
+        with self._lock:
+            seen = key in self._cached_prefixes
+            self._cached_prefixes.add(key)
+        if seen:
+            return replace(response, tokens_in=total, tokens_cached=prefix)
+        return replace(response, tokens_in=total, tokens_cache_write=prefix if request.api == "anthropic" else 0)
+
     def _done(self) -> None:
         with self._lock:
             self.in_flight -= 1
@@ -364,7 +392,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 # llama.cpp's words, more or less
                 self._send(400, _error_body("openai", 400, "response_format type json_schema is not supported"))
                 return
-            self._send(200, _answer_body(request, response))
+            self._send(200, _answer_body(request, server._with_prompt_cache(request, response)))
             server._count_answered()
 
         def _send(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
@@ -419,8 +447,9 @@ def _answer_body(request: Request, response: Response) -> dict:
         return {"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": blocks,
                 "stop_reason": "refusal" if refused else ("tool_use" if blocks[0]["type"] == "tool_use" else "end_turn"),
                 "stop_sequence": None,
-                "usage": {"input_tokens": tokens_in - response.tokens_cached, "output_tokens": tokens_out,
-                          "cache_read_input_tokens": response.tokens_cached, "cache_creation_input_tokens": 0}}
+                "usage": {"input_tokens": tokens_in - response.tokens_cached - response.tokens_cache_write,
+                          "output_tokens": tokens_out, "cache_read_input_tokens": response.tokens_cached,
+                          "cache_creation_input_tokens": response.tokens_cache_write}}
     message = {"role": "assistant", "content": None if refused else text, "refusal": response.message if refused else None}
     return {"id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": model,
             "choices": [{"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}],

@@ -180,11 +180,12 @@ async def test_curate_costs_prints_spend_by_stage_role_model_and_what_the_cache_
     lines = result.output.splitlines()
     tag_line = next(line for line in lines if line.startswith("tag "))
     assert tag_line.split() == ["tag", "tag", "openai:gpt-5.4-mini-2026-03-17", "6", "3", "0", "3000", "300", "0",
-                                "0.0036", "0.0036"]
+                                "0.0036", "0.0036", "0.0000"]
     describe_line = next(line for line in lines if line.startswith("describe "))
     assert describe_line.split()[:3] == ["describe", "refine", "anthropic:claude-sonnet-5-5"]
-    assert describe_line.split()[-2:] == ["0.0030", "0.0000"]
-    assert lines[-1] == "total: $0.0066 spent, $0.0036 saved by the cache (3 cached answers)"
+    assert describe_line.split()[-3:] == ["0.0030", "0.0000", "0.0000"]
+    assert lines[-2] == "total: $0.0066 spent, $0.0036 saved by the cache (3 cached answers)"
+    assert lines[-1].startswith("prompt caching: 0 input tokens served from the providers' prompt caches, $0.0000 saved")
 
 
 def test_curate_costs_on_an_empty_store(project):

@@ -44,7 +44,7 @@ async def test_anthropic_structured_output_is_a_forced_tool_call(llm_server, llm
     [request] = llm_server.requests
     assert request.api == "anthropic"
     assert request.mode == "tool"
-    assert request.body["system"] == "You grade task descriptions."
+    assert request.system_text == "You grade task descriptions."
     assert [m["role"] for m in request.messages] == ["user"]
     assert set(request.schema["properties"]) == {"grade", "reasons"}
     assert request.body["max_tokens"] == llm_settings.llm.max_output_tokens
