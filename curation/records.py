@@ -209,7 +209,8 @@ class DescriptionRound(Record):
     findings: list[LintFinding] = Field(default_factory=list)
     model: str = ""  # the model that wrote the text ("" for a person)
     score_model: str = ""
-    prompt_hash: str = ""
+    prompt_hash: str = ""  # of the prompt that wrote the text (describe or refine)
+    score_prompt_hash: str = ""  # of the score prompt that graded it
     tokens_in: int = 0
     tokens_out: int = 0
     cost_usd: float = 0.0
@@ -223,6 +224,7 @@ class DomainTag(Record):
     domain: str
     is_new: bool = False  # proposed by the model outside the vocabulary; the curator confirms it
     model: str = ""
+    prompt_hash: str = ""
     input_hash: str = ""
 
 
@@ -279,6 +281,10 @@ class FinalText(Record):
     verdict: VerdictText | None = None  # the review verdict it rests on (None for the English source)
     checks_passed: bool = True
     source_hash: str = ""
+    # Automatic checks that failed on the machine text and that the reviewers' YES and YES overrode (language,
+    # length, adequacy ...), and those no verdict overrides (protected identifiers, numbers): "name: detail".
+    overridden_checks: list[str] = Field(default_factory=list)
+    blocking_checks: list[str] = Field(default_factory=list)
 
 
 class ReviewStats(Record):

@@ -15,6 +15,9 @@ def publish(
     to: Annotated[str, typer.Option("--to", help="A folder (a git repository, created if needed) or hf:ORG/NAME.")],
     allow_partial: Annotated[bool, typer.Option("--allow-partial", help="Publish what passes the gates; list the rest in the card and manifest.")] = False,
     public: Annotated[bool, typer.Option("--public", help="Create the Hub repository public (default: private).")] = False,
+    drop_language: Annotated[list[str] | None, typer.Option(
+        "--drop-language", metavar="CODE", help="With --allow-partial: a language the previous release had that this "
+                                                "one may lose entirely (refused otherwise).")] = None,
     config: ConfigOption = None,
 ) -> None:
     """Publish the merged texts as a versioned dataset release (HF configs, harness files, card, manifest)."""
@@ -23,7 +26,8 @@ def publish(
     settings = settings_from(config)
     with open_store(settings) as store:
         try:
-            report = publish_release(store, settings, version, to, allow_partial=allow_partial, public=public)
+            report = publish_release(store, settings, version, to, allow_partial=allow_partial, public=public,
+                                     drop_languages=tuple(drop_language or ()))
         except PublishRefused as refused:
             for line in refused.lines:
                 complain(line)
@@ -32,11 +36,9 @@ def publish(
     say(f"published {report.tag} to {release.target} (commit {release.commit[:12]}): "
                   f"{sum(release.counts.values())} rows in {len(release.counts)} languages")
     say("rows: " + ", ".join(f"{code} {count}" for code, count in release.counts.items()))
-    changes = report.changes
     if report.previous_version:
-        changed = sum(len(entry["texts_changed"]) for entry in changes["languages"].values())
-        say(f"since v{report.previous_version}: {len(changes['competitions_added'])} competitions added, "
-                      f"{len(changes['competitions_removed'])} removed, {changed} texts changed")
+        for line in change_lines(report.previous_version, report.changes):
+            say(line)
     for offender in report.held_back:
         complain(f"held back: {offender.line()}")
     if report.without_grading:
@@ -57,3 +59,25 @@ def releases(config: ConfigOption = None) -> None:
         partial = " (partial)" if release.partial else ""
         say(f"v{release.version}  {release.date}  {release.target}  {release.commit[:12]}{partial}  "
                       f"{counts}")
+
+
+def change_lines(previous_version: str, changes: dict) -> list[str]:
+    """Everything the manifest's diff says, as console lines: competitions and languages added or removed, and per
+    language the rows added or removed and the texts changed."""
+    if changes.get("unknown"):
+        return [f"since v{previous_version}: unknown (its manifest could not be read)"]
+    per_language = changes.get("languages", {})
+    changed = sum(len(entry["texts_changed"]) for entry in per_language.values())
+    lines = [f"since v{previous_version}: {len(changes['competitions_added'])} competitions added, "
+             f"{len(changes['competitions_removed'])} removed, {changed} texts changed"]
+    for key, what in (("competitions_added", "competitions added"), ("competitions_removed", "competitions removed"),
+                      ("languages_added", "languages added"), ("languages_removed", "LANGUAGES REMOVED")):
+        if changes.get(key):
+            lines.append(f"  {what}: {', '.join(changes[key])}")
+    for language, entry in sorted(per_language.items()):
+        parts = [f"{len(entry[key])} {label}" for key, label in (("rows_added", "rows added"),
+                 ("rows_removed", "rows removed"), ("texts_changed", "texts changed")) if entry.get(key)]
+        lines.append(f"  {language}: {', '.join(parts)}"
+                     + (f" ({', '.join(entry['texts_changed'][:5])}{' ...' if len(entry['texts_changed']) > 5 else ''})"
+                        if entry.get("texts_changed") else ""))
+    return lines

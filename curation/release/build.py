@@ -27,6 +27,7 @@ class ReleaseFigures:
     prompt_hashes: dict[str, dict[str, int]] = field(default_factory=dict)
     llm_calls: dict[str, dict[str, int]] = field(default_factory=dict)  # role -> model -> calls, from the call log
     older_prompts: dict[str, int] = field(default_factory=dict)  # language -> published texts reviewed under an older prompt
+    overrides: dict[str, int] = field(default_factory=dict)  # language -> published texts whose checks reviewers overrode
 
 
 def release_rows(inputs: ReleaseInputs, offenders: list[Offender]) -> tuple[dict[str, list[dict]], list[str]]:
@@ -75,6 +76,7 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "prompt_hashes": figures.prompt_hashes,
         "llm_calls": figures.llm_calls,
         "older_prompts": figures.older_prompts,
+        "overrides": figures.overrides,
         "changes": changes,
         "held_back": [offender.line() for offender in offenders],
         "without_grading": without_grading,
@@ -100,6 +102,7 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "prompt_hashes": figures.prompt_hashes,
         "llm_calls": figures.llm_calls,
         "reviewed_under_older_prompts": figures.older_prompts,
+        "reviewer_overrides": figures.overrides,
         "grading": {"competitions": len(grading), "without_grading": without_grading},
         "partial": bool(offenders),
         "missing": missing,

@@ -33,7 +33,8 @@ def models_and_prompts(store: Store, published: dict[str, set[str]], source_lang
     """
     models: dict[str, Counter] = {"describe": Counter(), "score": Counter(), "refine": Counter(),
                                   "tag": Counter(), "translate": Counter()}
-    prompts: dict[str, Counter] = {"describe": Counter(), "refine": Counter(), "translate": Counter()}
+    prompts: dict[str, Counter] = {"describe": Counter(), "score": Counter(), "refine": Counter(), "tag": Counter(),
+                                   "translate": Counter()}
     every = set().union(*published.values()) if published else set()
     _count_description_rounds(store, every, models, prompts)
     for language, slugs in sorted(published.items()):
@@ -49,6 +50,8 @@ def models_and_prompts(store: Store, published: dict[str, set[str]], source_lang
     for tag in store.domains():
         if tag.competition in every and tag.model:
             models["tag"][tag.model] += 1
+        if tag.competition in every and tag.prompt_hash:
+            prompts["tag"][tag.prompt_hash] += 1
     return _non_empty(models), _non_empty(prompts)
 
 
@@ -76,6 +79,8 @@ def _count_description_rounds(store: Store, slugs: set[str], models: dict[str, C
                 used.add(("prompts", role, round_.prompt_hash))
             if round_.score_model:
                 used.add(("models", "score", round_.score_model))
+            if round_.score_prompt_hash:
+                used.add(("prompts", "score", round_.score_prompt_hash))
         for table, role, value in used:
             (models if table == "models" else prompts)[role][value] += 1
 
@@ -105,4 +110,14 @@ def reviewed_under_older_prompts(store: Store, settings: Settings, published: di
         kept = [t for t in stale_reviewed(store, settings, language) if t.competition in slugs]
         if kept:
             counts[language] = len(kept)
+    return counts
+
+
+def reviewer_overrides(store: Store, published: dict[str, set[str]]) -> dict[str, int]:
+    """Language -> published texts whose failed automatic checks the reviewers' YES and YES overrode."""
+    counts = {}
+    for language, slugs in sorted(published.items()):
+        overridden = [f for f in store.final_texts(language) if f.overridden_checks and f.competition in slugs]
+        if overridden:
+            counts[language] = len(overridden)
     return counts

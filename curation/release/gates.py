@@ -70,7 +70,11 @@ def _text_offenders(inputs, language, competition, name, source, open_redo) -> l
             what = f"no final text yet; translate, review and run `curate merge --lang {language}`"
         return [Offender(language, slug, name, what)]
     found = []
-    if not final.checks_passed:
+    if final.blocking_checks:
+        found.append(Offender(language, slug, name, "reviewers approved it, but protected identifiers or numbers are "
+                              f"damaged or missing ({'; '.join(final.blocking_checks)}), which no YES overrides; answer "
+                              f"NO with a corrected version in the review sheet, pull and run `curate merge --lang {language}`"))
+    elif not final.checks_passed:
         found.append(Offender(language, slug, name, "the final text fails the translation checks; correct it in the "
                               f"review sheet and run `curate merge --lang {language}`"))
     if (language, slug, name) in open_redo:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from curation.fingerprint import fingerprint
 from curation.records import FIELDS, ReviewItem
+from curation.review.authority import protected_failure
 from curation.store import Store
 
 RUBRIC_SUFFIX = "rubric"
@@ -41,7 +42,7 @@ def review_items(store: Store, language: str) -> list[ReviewItem]:
             item_id=item_id(t.competition, t.field, t.language), competition=t.competition, field=t.field,
             language=t.language, text=t.text, original=t.source_text,
             translation_hash=text_hash(t.text, t.source_text, t.round),
-            failed_checks=[check.name for check in t.failed_checks], round=t.round, provenance=t.provenance,
+            failed_checks=protected_failure([check.name for check in t.failed_checks]), round=t.round, provenance=t.provenance,
         )
         for t in store.translations(language=language)
     ]

@@ -228,7 +228,7 @@ class DescribeStage:
         return _with_cost(DescriptionRound(
             competition=item.competition, round=number, step=step, text=text, grade=report.grade,
             reasons=report.criteria, findings=lint_description(text), model=model,
-            score_model=self.settings.models.score, prompt_hash=prompt_hash,
+            score_model=self.settings.models.score, prompt_hash=prompt_hash, score_prompt_hash=prompt.hash,
         ), answer)
 
     def _result(self, item: DescribeItem, rounds: list[DescriptionRound], identical: bool = False) -> DescribeResult:

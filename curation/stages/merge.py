@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from curation.config import Settings
 from curation.records import FIELDS, FinalText
+from curation.review.authority import split_failures
 from curation.review.decisions import decide, decide_rubric
 from curation.review.items import item_id, rubric_items, text_hash
 from curation.review.statistics import judged_units
@@ -28,7 +29,7 @@ class MergeSummary:
     open: list[str] = field(default_factory=list)  # item ids (or competitions) still waiting, with why
 
     def line(self) -> str:
-        order = ("keep", "fix", "retranslate", "final", "redescribe", "open", "withdrawn")
+        order = ("keep", "fix", "retranslate", "final", "redescribe", "open", "withdrawn", "overridden")
         figures = ", ".join(f"{self.counts[kind]} {kind}" for kind in order if self.counts[kind])
         return f"{self.language}: {figures or 'nothing to merge'}"
 
@@ -44,12 +45,17 @@ def merge_language(store: Store, language: str) -> MergeSummary:
         summary.counts[decision.kind] += 1
         if decision.kind in ("keep", "fix"):
             fixed = decision.kind == "fix"
+            # A fix passed the placeholder, language and script checks at pull. A kept text's own failed checks
+            # are overridden by the reviewers' YES, except damaged protected identifiers or numbers.
+            overridden, blocking = ([], []) if fixed else split_failures(translation)
             store.save_final_text(FinalText(
                 competition=translation.competition, field=translation.field, language=language,
                 text=decision.text if fixed else translation.text,
                 provenance="native_fix" if fixed else translation.provenance, verdict=decision.verdict,
-                # a fix passed the placeholder, language and script checks at pull; a kept text carries its own checks
-                checks_passed=True if fixed else not translation.flagged, source_hash=translation.source_hash))
+                checks_passed=not blocking, source_hash=translation.source_hash,
+                overridden_checks=overridden, blocking_checks=blocking))
+            if overridden:
+                summary.counts["overridden"] += 1
             finished[translation.competition].append(translation.field)
             continue
         # A text merged earlier no longer stands: its translation changed since, or its verdict turned to a NO.

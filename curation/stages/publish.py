@@ -17,7 +17,7 @@ from curation.records import Release
 from curation.release.build import ReleaseFigures, build_release, release_rows
 from curation.release.card import CardError
 from curation.release.figures import (call_log_models, models_and_prompts, review_figures,
-                                      reviewed_under_older_prompts, rubric_figures)
+                                      reviewed_under_older_prompts, reviewer_overrides, rubric_figures)
 from curation.release.gates import Offender, find_offenders
 from curation.release.inputs import ReleaseInputs
 from curation.release.targets import PublishError, Target, open_target
@@ -46,8 +46,12 @@ class PublishReport:
 
 
 def publish(store: Store, settings: Settings, version: str, to: str, *, allow_partial: bool = False,
-            public: bool = False) -> PublishReport:
-    """Publish the store's merged texts as `version` to `to` (a folder or hf:ORG/NAME); raises PublishRefused."""
+            public: bool = False, drop_languages: tuple[str, ...] = ()) -> PublishReport:
+    """Publish the store's merged texts as `version` to `to` (a folder or hf:ORG/NAME); raises PublishRefused.
+
+    A language the previous release had and this one would lose entirely is refused unless it is named in
+    `drop_languages` (with allow_partial): a whole language never disappears from a benchmark by accident.
+    """
     try:
         release_version = parse_version(version)
         target = open_target(to, public=public, token=_token(settings))
@@ -75,6 +79,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     previous = max((v for v in published if v < release_version), default=None)
     previous_manifest = _previous_manifest(store, target, previous)
     rows, empty = release_rows(inputs, offenders)
+    _refuse_dropped_languages(previous_manifest, rows, offenders, inputs.languages, drop_languages)
     if not rows:
         raise PublishRefused([offender.line() for offender in offenders] + [
             "refused: every row is held back by the problems above; there is nothing to publish"])
@@ -85,7 +90,8 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         rubric=rubric_figures(store, inputs.rubric, set().union(*published_slugs.values()),
                               settings.review.rubric_annotators),
         models=models, prompt_hashes=prompts, llm_calls=call_log_models(store),
-        older_prompts=reviewed_under_older_prompts(store, settings, published_slugs))
+        older_prompts=reviewed_under_older_prompts(store, settings, published_slugs),
+        overrides=reviewer_overrides(store, published_slugs))
     date = datetime.now(timezone.utc).date().isoformat()
 
     with tempfile.TemporaryDirectory(prefix="curation-release-") as scratch:
@@ -116,6 +122,22 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
 
 def _token(settings: Settings) -> str | None:
     return settings.secrets.hf_token.get_secret_value() if settings.secrets.hf_token else None
+
+
+def _refuse_dropped_languages(previous_manifest: dict | None, rows: dict, offenders: list[Offender],
+                              configured: list[str], drop_languages: tuple[str, ...]) -> None:
+    # A language taken out of [project] languages was dropped on purpose; one still configured whose every row
+    # is held back would vanish by accident (a --allow-partial meant for a few rows).
+    before = set((previous_manifest or {}).get("content", {})) or set((previous_manifest or {}).get("counts", {}))
+    lost = sorted(language for language in before - set(rows) if language in configured and language not in drop_languages)
+    if not lost:
+        return
+    version = (previous_manifest or {}).get("version", "the previous release")
+    lines = [f"{language}: v{version} had it; this release would have none of its rows" for language in lost]
+    lines += [offender.line() for offender in offenders if offender.language in lost][:10]
+    raise PublishRefused(lines + [
+        f"refused: publishing would remove {', '.join(lost)} from the benchmark; fix the problems above, or remove it "
+        f"on purpose with --allow-partial {' '.join(f'--drop-language {code}' for code in lost)}"])
 
 
 def _previous_manifest(store: Store, target: Target, previous: Version | None) -> dict | None:

@@ -115,7 +115,8 @@ class TagStage:
             known = vocabulary.get(_normal(proposed))
             if known or (allow_new and proposed):
                 tag = DomainTag(competition=item.competition, domain=known or proposed.lower(), is_new=known is None,
-                                model=self.settings.models.tag, input_hash=item.input_hash)
+                                model=self.settings.models.tag, prompt_hash=self.prompt.hash,
+                                input_hash=item.input_hash)
                 return TagResult(item=item, tag=tag, attempts=attempt)
             answered.append(proposed)
             # Every rejected answer is repeated, so each retry is a new request rather than a cached copy.

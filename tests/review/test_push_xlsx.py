@@ -75,7 +75,8 @@ def test_failed_checks_are_named_on_the_row(seeded, review_settings):
     path = _workbook(push(seeded, review_settings, "kk", backend_for(review_settings)), "aigerim")
     sheet = openpyxl.load_workbook(path)["data_card"]
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "titanic/data_card/kk")
-    assert row[7] == "length, placeholders"
+    # a damaged protected name is one a reviewer's YES cannot publish: the cell says so
+    assert row[7] == "length, placeholders (a YES cannot publish this: write your version)"
 
 
 def test_pushing_again_adds_only_new_or_changed_items_and_keeps_filled_rows(seeded, review_settings):

@@ -254,10 +254,14 @@ def test_card_and_manifest_name_the_models_and_prompts_of_the_describe_rounds(pr
     refine_model = "anthropic:claude-3-5-sonnet-latest"
     store.save_description_rounds("titanic", [
         DescriptionRound(competition="titanic", round=1, step="describe", text="A draft naming XGBoost.", grade="A",
-                         model="openai:gpt-4o", score_model="openai:gpt-4o", prompt_hash="d" * 64),
+                         model="openai:gpt-4o", score_model="openai:gpt-4o", prompt_hash="d" * 64,
+                         score_prompt_hash="5" * 64),
         DescriptionRound(competition="titanic", round=2, step="refine", text=kept, grade="D",
-                         model=refine_model, score_model="openai:gpt-4o", prompt_hash="f" * 64),
+                         model=refine_model, score_model="openai:gpt-4o", prompt_hash="f" * 64,
+                         score_prompt_hash="5" * 64),
     ])
+    for slug in ("titanic", "spaceship"):  # the tag stage records its prompt's hash with each domain
+        store.save_domain(store.domain(slug).model_copy(update={"prompt_hash": "7" * 64}))
     # spaceship's stored rounds wrote another text (it was edited since): they did not produce what is published
     store.save_description_rounds("spaceship", [
         DescriptionRound(competition="spaceship", round=1, step="describe", text="An older text.", grade="C",
@@ -273,8 +277,10 @@ def test_card_and_manifest_name_the_models_and_prompts_of_the_describe_rounds(pr
     assert manifest["models"]["tag"] == {"openai:gpt-4o-mini": 2}
     assert manifest["prompt_hashes"]["describe"] == {"d" * 64: 1}
     assert manifest["prompt_hashes"]["refine"] == {"f" * 64: 1}
+    assert manifest["prompt_hashes"]["score"] == {"5" * 64: 1} and manifest["prompt_hashes"]["tag"] == {"7" * 64: 2}
     assert manifest["prompt_hashes"]["translate"] == {"a" * 64: 2 * 3 * (len(settings.project.languages) - 1)}
     card = (project / DIST / "README.md").read_text(encoding="utf-8")
     assert f"- refine: `{refine_model}` (1 texts)" in card
     assert "- describe prompt hashes: `dddddddddddd` (1)" in card and "- refine prompt hashes: `ffffffffffff` (1)" in card
+    assert "- score prompt hashes: `555555555555` (1)" in card and "- tag prompt hashes: `777777777777` (2)" in card
     assert "eeeeeeeeeeee" not in card
