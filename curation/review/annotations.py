@@ -7,6 +7,7 @@ verdicts and rubric scores from them.
 from __future__ import annotations
 
 import csv
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -36,10 +37,16 @@ def _file_for(folder: Path, annotator: str, suffix: str = "") -> Path:
 
 
 def _write(path: Path, columns: tuple[str, ...], rows: list[dict]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    # Written beside and renamed, so a pull killed mid-write leaves no cut-off file for `review import` to trip
+    # on (the next pull writes the verdicts the store did not get).
+    partial = path.with_name(f".{path.name}.partial")
+    with partial.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, path)
     return path
 
 

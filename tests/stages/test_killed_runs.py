@@ -1,0 +1,180 @@
+"""Killing `curate translate` or `curate review pull` (SIGKILL, a subprocess) at several points and running it
+again loses no verdict and no fix, and pays for no answer twice (issue 14).
+
+The project: the sample translated into Kazakh and Belarusian; the Kazakh sheet answered (one native fix, one
+NO without a version, which merge sends back for retranslation, the rest YES and YES) and merged; then the
+translate prompt edited, so Belarusian (unreviewed) and the one Kazakh retranslation are due.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import openpyxl
+import pytest
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.records import Description, DomainTag
+from curation.store import Store
+from tests.fakes.llm_server import hang
+from tests.review.seeding import fill
+from tests.stages.test_translate import Translator
+
+CURATE = str(Path(sys.executable).parent / "curate")
+COMMENT = "Бағандардың атаулары қате аударылған"
+
+
+def curate(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def answer_rest(path) -> int:
+    book = openpyxl.load_workbook(path)
+    answered = 0
+    for tab in ("description", "data_card", "domain"):
+        for row in range(2, book[tab].max_row + 1):
+            if book[tab].cell(row, 1).value and not book[tab].cell(row, 5).value:
+                book[tab].cell(row, 5).value = "YES and YES"
+                answered += 1
+    book.save(path)
+    return answered
+
+
+@pytest.fixture
+def project_under_review(project, llm_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    toml = project / "curate.toml"
+    text = toml.read_text(encoding="utf-8").replace("[review.annotators]\n", '[review.annotators]\nkk = ["aigerim"]\n')
+    # one request at a time, none held back by the rate limit: a kill lands between two known requests
+    text = text.replace("requests_per_minute = 500\ntokens_per_minute = 200000\nmax_concurrent = 16",
+                        "requests_per_minute = 60000\ntokens_per_minute = 100000000\nmax_concurrent = 1")
+    toml.write_text(text, encoding="utf-8")
+    assert curate("ingest").exit_code == 0
+    with Store(project / "data" / "curation.sqlite") as store:
+        for competition in store.competitions():
+            store.save_description(Description(competition=competition.competition, provenance="machine", grade="C",
+                                               text="Predict the target for each row of the test data."))
+            store.save_domain(DomainTag(competition=competition.competition, domain="data science"))
+    llm_server.respond_with(Translator())
+    assert curate("translate", "--lang", "kk,be").exit_code == 0
+    return project
+
+
+def review_kazakh(project) -> str:
+    """Push, answer (a fix, a NO without one, YES for the rest), pull and merge kk; returns the fix."""
+    assert curate("review", "push", "--lang", "kk").exit_code == 0
+    workbook = project / "review" / "kk" / "kk-aigerim.xlsx"
+    with Store(project / "data" / "curation.sqlite") as store:
+        fix = store.translation("titanic", "description", "kk").text.rstrip(".") + " және нәтижені тексеріңіз."
+    fill(workbook, "description", "titanic/description/kk", verdict="NO and YES", own_version=fix)
+    fill(workbook, "data_card", "titanic/data_card/kk", verdict="NO and NO", comment=COMMENT)
+    answer_rest(workbook)
+    return fix
+
+
+def paid_answers(store: Store) -> list:
+    return [call for call in store.llm_calls() if not call.cached and call.error is None]
+
+
+def paid_twice(store: Store) -> list[str]:
+    answers = Counter(call.request_hash for call in paid_answers(store))
+    return [digest for digest, count in answers.items() if count > 1]
+
+
+def run_killed(args: list[str], cwd: Path, when) -> subprocess.Popen:
+    """Start `curate ARGS` and SIGKILL it once `when()` (polled) is true; returns the finished process."""
+    worker = subprocess.Popen([CURATE, *args], cwd=cwd, env={**os.environ, "COLUMNS": "200"},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while worker.poll() is None and not when() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    if worker.poll() is None:
+        worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=30)
+    return worker
+
+
+@pytest.mark.parametrize("kill_at", [1, 4, 8])  # of the ten requests the run makes
+def test_translate_killed_at_a_request_and_rerun(project_under_review, llm_server, kill_at):
+    project = project_under_review
+    fix = review_kazakh(project)
+    assert curate("review", "pull", "--lang", "kk").exit_code == 0
+    assert "kk: 19 keep, 1 fix, 1 retranslate" in curate("merge", "--lang", "kk").output
+    prompt = project / "prompts" / "translate.md"
+    prompt.write_text(prompt.read_text(encoding="utf-8") + "\nKeep the register formal.\n", encoding="utf-8")
+    llm_server.reset()
+    with Store(project / "data" / "curation.sqlite") as store:
+        paid_before = len(paid_answers(store))
+
+    translator, hung = Translator(), threading.Event()
+
+    def hang_at_the_nth(request):
+        if len(llm_server.requests) == kill_at:
+            hung.set()
+            return hang()
+        return translator(request)
+
+    llm_server.respond_with(hang_at_the_nth)
+    try:
+        killed = run_killed(["translate", "--lang", "kk,be", "--yes"], project, hung.is_set)
+        assert killed.returncode == -signal.SIGKILL, killed.stderr.read().decode()
+    finally:
+        llm_server.release()
+    answered_before_the_kill = llm_server.answered
+
+    llm_server.respond_with(translator)
+    rerun = curate("translate", "--lang", "kk,be", "--yes")
+    assert rerun.exit_code == 0, rerun.output
+
+    with Store(project / "data" / "curation.sqlite") as store:
+        assert paid_twice(store) == []
+        # every answer the provider gave was kept: the killed run's were not asked again
+        assert len(paid_answers(store)) - paid_before == llm_server.answered >= answered_before_the_kill
+        assert len(store.translations(language="be")) == 21
+        assert store.open_requests("retranslate") == []
+        again = store.translation("titanic", "data_card", "kk")
+        assert (again.provenance, again.round, again.feedback) == ("retranslated", 2, f"NO and NO: {COMMENT}")
+        verdicts = store.verdicts("kk")
+        assert len(verdicts) == 21 and any(v.own_version == fix for v in verdicts)
+    merged = curate("merge", "--lang", "kk")
+    assert "kk: 19 keep, 1 fix, 1 open" in merged.output, merged.output  # the retranslation waits for review
+    with Store(project / "data" / "curation.sqlite") as store:
+        final = next(f for f in store.final_texts("kk") if (f.competition, f.field) == ("titanic", "description"))
+        assert (final.text, final.provenance) == (fix, "native_fix")
+
+
+def test_review_pull_killed_at_several_points_and_rerun(project_under_review):
+    project = project_under_review
+    fix = review_kazakh(project)
+    annotations = project / "annotations" / "kk"
+
+    # killed at once (nothing read yet), then just after the annotations file appears (while the store is
+    # written), then left to finish: each rerun takes what is missing and nothing twice
+    for when in (lambda: True, lambda: annotations.exists() and any(annotations.glob("*.csv"))):
+        run_killed(["review", "pull", "--lang", "kk"], project, when)
+    pulled = curate("review", "pull", "--lang", "kk")
+    assert pulled.exit_code == 0, pulled.output
+    assert "kk: 0 new verdicts" in curate("review", "pull", "--lang", "kk").output
+
+    with Store(project / "data" / "curation.sqlite") as store:
+        verdicts = store.verdicts("kk")
+        assert len(verdicts) == 21 and len({v.item_id for v in verdicts}) == 21
+        assert any(v.own_version == fix for v in verdicts)
+    assert "kk: 19 keep, 1 fix, 1 retranslate" in curate("merge", "--lang", "kk").output
+    # the annotations files (the source of truth) rebuild the same verdicts in a lost store
+    (project / "data" / "curation.sqlite").unlink()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{project / 'data' / 'curation.sqlite'}{suffix}").unlink(missing_ok=True)
+    assert curate("ingest").exit_code == 0
+    imported = curate("review", "import", "annotations")
+    assert imported.exit_code == 0, imported.output
+    with Store(project / "data" / "curation.sqlite") as store:
+        assert len(store.verdicts("kk")) == 21
