@@ -19,6 +19,7 @@ from curation.cli import app
 from curation.records import Description, DomainTag
 from curation.stages.translate import protected_names
 from curation.store import Store
+from tests.review.seeding import answer_unanswered
 from tests.stages.test_translate import Translator, pseudo_translation
 
 runner = CliRunner()
@@ -26,15 +27,6 @@ runner = CliRunner()
 
 def curate(*args: str):
     return runner.invoke(app, list(args), env={"COLUMNS": "250"})
-
-
-def answer_all(path, verdict: str = "YES and YES", overwrite: bool = False) -> None:
-    book = openpyxl.load_workbook(path)
-    for tab in ("description", "data_card", "domain"):
-        for row in range(2, book[tab].max_row + 1):
-            if book[tab].cell(row, 1).value and (overwrite or not book[tab].cell(row, 5).value):
-                book[tab].cell(row, 5).value = verdict
-    book.save(path)
 
 
 @pytest.fixture
@@ -71,7 +63,7 @@ def reviewed(project, llm_server, monkeypatch):
         in translated.output, translated.output
     assert curate("review", "push", "--lang", "kk,be").exit_code == 0
     for workbook in ("kk/kk-aigerim.xlsx", "be/be-ales.xlsx"):
-        answer_all(project / "review" / workbook)
+        answer_unanswered(project / "review" / workbook)
     assert curate("review", "pull", "--lang", "kk,be").exit_code == 0
     merged = curate("merge", "--lang", "kk,be")
     assert "kk: 21 keep, 1 overridden" in merged.output, merged.output
@@ -106,7 +98,7 @@ def test_an_approved_flagged_translation_publishes_and_is_counted(reviewed):
 def test_a_release_that_would_lose_a_whole_language_is_refused_unless_dropped_on_purpose(reviewed):
     assert curate("publish", "--version", "1.0.0", "--to", "dist/ml2b", "--allow-partial").exit_code == 0
     # The Belarusian annotator changes her mind on every text: nothing in be stands any more.
-    answer_all(reviewed / "review" / "be" / "be-ales.xlsx", verdict="NO and NO", overwrite=True)
+    answer_unanswered(reviewed / "review" / "be" / "be-ales.xlsx", verdict="NO and NO", overwrite=True)
     assert curate("review", "pull", "--lang", "be").exit_code == 0
     assert "21 withdrawn" in curate("merge", "--lang", "be").output
 

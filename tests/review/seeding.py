@@ -80,3 +80,29 @@ def fill(path, tab: str, key: str, **cells) -> None:
     else:
         raise AssertionError(f"{key} not in {tab}")
     book.save(path)
+
+
+def answer_unanswered(path, verdict: str = "YES and YES", overwrite: bool = False) -> int:
+    """The annotator answers every row of a workbook she has not answered yet (every row with overwrite);
+    returns how many rows she answered."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    answered = 0
+    for tab in ("description", "data_card", "domain"):
+        for row in range(2, book[tab].max_row + 1):
+            if book[tab].cell(row, 1).value and (overwrite or not book[tab].cell(row, 5).value):
+                book[tab].cell(row, 5).value = verdict
+                answered += 1
+    book.save(path)
+    return answered
+
+
+def seed_sample_sources(project, description: str = "Predict the target for each row of the test data.") -> None:
+    """After `curate ingest` of the sample: an English description and domain per competition, as describe and tag
+    would leave them."""
+    with Store(project / "data" / "curation.sqlite") as store:
+        for competition in store.competitions():
+            store.save_description(Description(competition=competition.competition, provenance="machine", grade="C",
+                                               text=description))
+            store.save_domain(DomainTag(competition=competition.competition, domain="data science"))

@@ -8,29 +8,15 @@ import json
 import shutil
 import sqlite3
 
-import openpyxl
 import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
-from tests.review.seeding import fill
+from tests.review.seeding import answer_unanswered, fill
 
 
 def curate(*args: str):
     return CliRunner().invoke(app, list(args))
-
-
-def answer_everything(path, verdict: str = "YES and YES") -> int:
-    """The annotator answers every row of every tab; returns how many rows she answered."""
-    book = openpyxl.load_workbook(path)
-    answered = 0
-    for tab in ("description", "data_card", "domain"):
-        for row in range(2, book[tab].max_row + 1):
-            if book[tab].cell(row, 1).value and not book[tab].cell(row, 5).value:
-                book[tab].cell(row, 5).value = verdict
-                answered += 1
-    book.save(path)
-    return answered
 
 
 @pytest.fixture
@@ -56,7 +42,7 @@ def pull_in_the_copy(project, copy) -> None:
     fix = "`Survived` бағанын пайдаланып, қай жолаушылар аман қалғанын болжаңыз, train.csv файлынан."
     fill(copy / "review" / "kk" / "kk-aigerim.xlsx", "description", "titanic/description/kk",
          verdict="NO and YES", own_version=fix)
-    answered = answer_everything(copy / "review" / "kk" / "kk-aigerim.xlsx")
+    answered = answer_unanswered(copy / "review" / "kk" / "kk-aigerim.xlsx")
 
     pulled = curate("review", "pull", "--lang", "kk")
     assert pulled.exit_code == 0, pulled.output
@@ -99,6 +85,6 @@ def test_a_store_with_absolute_paths_from_an_older_version_is_migrated_on_open(m
 
 
 def test_commands_run_from_a_subfolder_find_the_sheets_of_their_project(mid_review, monkeypatch):
-    answered = answer_everything(mid_review / "review" / "kk" / "kk-aigerim.xlsx")
+    answered = answer_unanswered(mid_review / "review" / "kk" / "kk-aigerim.xlsx")
     monkeypatch.chdir(mid_review / "review")
     assert f"kk: {answered} new verdicts" in curate("review", "pull", "--lang", "kk").output

@@ -17,15 +17,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import openpyxl
 import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
-from curation.records import Description, DomainTag
 from curation.store import Store
 from tests.fakes.llm_server import hang
-from tests.review.seeding import fill
+from tests.review.seeding import answer_unanswered, fill, seed_sample_sources
 from tests.stages.test_translate import Translator
 
 CURATE = str(Path(sys.executable).parent / "curate")
@@ -34,18 +32,6 @@ COMMENT = "Бағандардың атаулары қате аударылған
 
 def curate(*args: str):
     return CliRunner().invoke(app, list(args))
-
-
-def answer_rest(path) -> int:
-    book = openpyxl.load_workbook(path)
-    answered = 0
-    for tab in ("description", "data_card", "domain"):
-        for row in range(2, book[tab].max_row + 1):
-            if book[tab].cell(row, 1).value and not book[tab].cell(row, 5).value:
-                book[tab].cell(row, 5).value = "YES and YES"
-                answered += 1
-    book.save(path)
-    return answered
 
 
 @pytest.fixture
@@ -58,11 +44,7 @@ def project_under_review(project, llm_server, monkeypatch):
                         "requests_per_minute = 60000\ntokens_per_minute = 100000000\nmax_concurrent = 1")
     toml.write_text(text, encoding="utf-8")
     assert curate("ingest").exit_code == 0
-    with Store(project / "data" / "curation.sqlite") as store:
-        for competition in store.competitions():
-            store.save_description(Description(competition=competition.competition, provenance="machine", grade="C",
-                                               text="Predict the target for each row of the test data."))
-            store.save_domain(DomainTag(competition=competition.competition, domain="data science"))
+    seed_sample_sources(project)
     llm_server.respond_with(Translator())
     assert curate("translate", "--lang", "kk,be").exit_code == 0
     return project
@@ -76,7 +58,7 @@ def review_kazakh(project) -> str:
         fix = store.translation("titanic", "description", "kk").text.rstrip(".") + " және нәтижені тексеріңіз."
     fill(workbook, "description", "titanic/description/kk", verdict="NO and YES", own_version=fix)
     fill(workbook, "data_card", "titanic/data_card/kk", verdict="NO and NO", comment=COMMENT)
-    answer_rest(workbook)
+    answer_unanswered(workbook)
     return fix
 
 

@@ -14,15 +14,13 @@ from __future__ import annotations
 import json
 import re
 
-import openpyxl
 import pandas
 import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
-from curation.records import Description, DomainTag
 from curation.store import Store
-from tests.review.seeding import fill
+from tests.review.seeding import answer_unanswered, fill, seed_sample_sources
 from tests.stages.test_translate import Translator
 
 runner = CliRunner()
@@ -33,15 +31,6 @@ def curate(*args: str):
     return runner.invoke(app, list(args), env={"COLUMNS": "200"})
 
 
-def answer_rest(path, verdict: str = "YES and YES") -> None:
-    book = openpyxl.load_workbook(path)
-    for tab in ("description", "data_card", "domain"):
-        for row in range(2, book[tab].max_row + 1):
-            if book[tab].cell(row, 1).value and not book[tab].cell(row, 5).value:
-                book[tab].cell(row, 5).value = verdict
-    book.save(path)
-
-
 @pytest.fixture
 def reviewed(project, llm_server, monkeypatch):
     """kk translated, reviewed with one native fix and merged; be translated, not reviewed."""
@@ -50,11 +39,7 @@ def reviewed(project, llm_server, monkeypatch):
     toml.write_text(toml.read_text(encoding="utf-8").replace("[review.annotators]\n", '[review.annotators]\nkk = ["aigerim"]\n'),
                     encoding="utf-8")
     assert curate("ingest").exit_code == 0
-    with Store(project / "data" / "curation.sqlite") as store:
-        for competition in store.competitions():
-            store.save_description(Description(competition=competition.competition, provenance="machine", grade="C",
-                                               text="Predict the target for each row of the test data."))
-            store.save_domain(DomainTag(competition=competition.competition, domain="data science"))
+    seed_sample_sources(project)
     llm_server.respond_with(Translator())
     assert curate("translate", "--lang", "kk,be").exit_code == 0
     assert curate("review", "push", "--lang", "kk").exit_code == 0
@@ -62,7 +47,7 @@ def reviewed(project, llm_server, monkeypatch):
     with Store(project / "data" / "curation.sqlite") as store:
         fix = store.translation("titanic", "description", "kk").text.rstrip(".") + FIX_END
     fill(workbook, "description", "titanic/description/kk", verdict="NO and YES", own_version=fix)
-    answer_rest(workbook)
+    answer_unanswered(workbook)
     assert curate("review", "pull", "--lang", "kk").exit_code == 0
     assert "kk: 20 keep, 1 fix" in curate("merge", "--lang", "kk").output
     prompt = project / "prompts" / "translate.md"
