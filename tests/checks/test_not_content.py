@@ -74,3 +74,20 @@ def test_an_echo_of_the_prompt_is_caught_but_not_a_retry_that_keeps_the_text():
     echo = "You translate texts of a machine-learning benchmark from English into Kazakh."
     assert "repeats the prompt's instructions" in not_content(echo, instructions=instructions)
     assert not_content("Әр жолаушы үшін апаттан аман қалғанын болжаңыз.", instructions=instructions) is None
+
+
+def test_none_of_the_hand_written_and_seeded_texts_is_taken_for_junk():
+    """The checks' own test texts: 14 English sources, their 168 translations and every correct text of the
+    seeded suite (12 languages)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).parent
+    sentences = json.loads((folder / "sentences.json").read_text(encoding="utf-8"))
+    sources = sentences["sources"]
+    texts = [(text, "") for text in sources.values()]
+    texts += [(text, sources.get(key, "")) for by_key in sentences["translations"].values() for key, text in by_key.items()]
+    for path in sorted((folder / "seeded").glob("*.json")):
+        texts += [(text, "") for text in json.loads(path.read_text(encoding="utf-8")).get("texts", {}).values()]
+    assert len(texts) > 300
+    assert [(text[:60], not_content(text, source)) for text, source in texts if not_content(text, source)] == []
