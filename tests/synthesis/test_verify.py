@@ -85,3 +85,42 @@ def test_a_baseline_over_its_time_limit_is_stopped_and_said(tmp_path: Path):
     (draft.folder / "notebooks" / "baseline.py").write_text("x = bytearray(3 * 1024 ** 3)\n")
     outcome, _, _ = run_baseline(draft, seconds=30, memory_mb=512)
     assert not outcome.passed and outcome.detail.startswith("the baseline failed (memory limit reached)")
+
+
+def _leak_case(tmp_path: Path, kind: str) -> tuple[Draft, str]:
+    """A loans table with one extra column of the given kind; returns the draft and that column's name."""
+    import numpy as np
+
+    folder = loans(tmp_path / kind)
+    frame = pd.read_csv(folder / "loans.csv").drop(columns=["collection_status"])
+    rng = np.random.default_rng(7)
+    default = frame["defaulted"]
+    extra = {
+        "renamed copy": ("default_flag", default),
+        "recoded label": ("status_code", default.map({0: "C-OK", 1: "X-LATE"})),
+        "id encoding the answer": ("loan_ref", [f"{'D' if d else 'N'}-{i:04d}" for i, d in enumerate(default)]),
+        "noisy copy (90% agree)": ("early_warning", np.where(rng.random(len(default)) < 0.9, default, 1 - default)),
+        "honest strong feature": ("debt_ratio", (frame["amount"] / frame["income"]).round(3)),
+    }[kind]
+    frame[extra[0]] = extra[1]
+    frame.to_csv(folder / "loans.csv", index=False)
+    id_col = "loan_ref" if kind == "id encoding the answer" else "loan_id"
+    if id_col == "loan_ref":
+        frame = frame.drop(columns=["loan_id"])
+        frame.to_csv(folder / "loans.csv", index=False)
+    return draft_of(folder, tmp_path / kind / "out", "defaulted", "binary", "accuracy_score", "maximize",
+                    id_col=id_col), extra[0]
+
+
+@pytest.mark.parametrize("kind, leaks", [("renamed copy", True), ("recoded label", True),
+                                         ("id encoding the answer", True), ("noisy copy (90% agree)", False),
+                                         ("honest strong feature", False)])
+def test_the_leak_probe_per_kind_of_column(tmp_path: Path, kind: str, leaks: bool):
+    """The hardest cases each way: disguised copies of the target must be caught; a column that agrees with it
+    90% of the time, or the very ratio the target was made from (plus noise), is a feature, not a leak."""
+    draft, column = _leak_case(tmp_path, kind)
+    problems = failed(draft)
+    if leaks:
+        assert problems["no leaking column"].startswith(f"{column} alone predicts defaulted")
+    else:
+        assert "no leaking column" not in problems, problems
