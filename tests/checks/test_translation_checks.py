@@ -235,3 +235,23 @@ def test_a_bullet_line_left_in_english_is_caught():
     source = "Columns:\n- `temp`: the air temperature in degrees Celsius."
     text = "Colonnes :\n- `temp`: the air temperature in degrees Celsius."
     assert "line 2" in failed(source, text, "fr")["not_copy"]
+
+
+# -- no false alarm on the default domain vocabulary, translated afresh (not used to tune the checks) -------------
+
+FRESH_TAGS = {"urban planning": {"fr": "urbanisme", "ru": "градостроительство", "es": "urbanismo", "tr": "şehir planlaması", "zh": "城市规划", "ja": "都市計画", "kk": "қала құрылысы", "ar": "التخطيط العمراني"},
+        "content moderation": {"fr": "modération de contenu", "ru": "модерация контента", "pl": "moderacja treści", "ja": "コンテンツモデレーション", "zh": "内容审核", "be": "мадэрацыя кантэнту", "it": "moderazione dei contenuti", "ro": "moderarea conținutului"},
+        "crime prediction": {"es": "predicción del delito", "tr": "suç tahmini", "kk": "қылмысты болжау", "ja": "犯罪予測", "zh": "犯罪预测", "ar": "التنبؤ بالجريمة", "pl": "przewidywanie przestępczości", "ru": "прогнозирование преступности"},
+        "maritime studies": {"fr": "études maritimes", "ro": "studii maritime", "it": "studi marittimi", "es": "estudios marítimos", "ru": "морские исследования", "be": "марскія даследаванні", "tr": "denizcilik çalışmaları", "ja": "海事研究", "zh": "海事研究"},
+        "environmental science": {"fr": "sciences de l'environnement", "pl": "nauki o środowisku", "ru": "экология", "kk": "экология", "ja": "環境科学", "zh": "环境科学", "tr": "çevre bilimi", "ar": "علوم البيئة"},
+        "information retrieval": {"fr": "recherche d'information", "es": "recuperación de información", "ru": "информационный поиск", "ja": "情報検索", "zh": "信息检索", "it": "reperimento dell'informazione", "pl": "wyszukiwanie informacji", "tr": "bilgi erişimi"},
+        "insurance and finance": {"fr": "assurance et finance", "ro": "asigurări și finanțe", "ru": "страхование и финансы", "ja": "保険・金融", "zh": "保险与金融", "tr": "sigorta ve finans", "kk": "сақтандыру және қаржы", "be": "страхаванне і фінансы"},
+        "education": {"fr": "éducation", "ru": "образование", "be": "адукацыя", "kk": "білім беру", "ja": "教育", "zh": "教育", "ar": "التعليم", "tr": "eğitim", "pl": "edukacja", "ro": "educație", "es": "educación", "it": "istruzione"},
+        "synthetic": {"fr": "synthétique", "ru": "синтетические данные", "ja": "合成データ", "zh": "合成数据", "tr": "sentetik", "kk": "синтетикалық деректер", "ar": "بيانات اصطناعية", "pl": "syntetyczne", "es": "sintético", "it": "sintetico", "ro": "sintetic", "be": "сінтэтычныя даныя"},
+}
+
+
+@pytest.mark.parametrize("english,language,text", [(english, language, text) for english, items in FRESH_TAGS.items()
+                                                   for language, text in items.items()])
+def test_fresh_translations_of_the_default_domains_pass(english, language, text):
+    assert failed(english, text, language) == {}
