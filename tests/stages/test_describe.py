@@ -292,3 +292,28 @@ async def test_changing_a_prompt_reruns_exactly_the_stage_that_uses_it(store, ll
         prompt.write("\nBe strict.\n")
     assert await both() == (1, 0)  # graded again; the description text (tag's input) did not change
     assert (writer.count("score"), writer.count("describe"), writer.count("tag")) == (2, 1, 2)
+
+
+async def test_the_default_models_refusing_temperature_and_forced_tools_still_refine(store, llm_settings, llm_server,
+                                                                                   caplog) -> None:
+    """What today's defaults do: GPT-5.5 refuses a temperature of 0, Claude Sonnet 5.5 a forced tool call. Each
+    refusal costs one request and one line; the loop finishes as it would have."""
+    import logging
+
+    settings = llm_settings.model_copy(update={"llm": llm_settings.llm.model_copy(update={"temperature": 0.0})})
+    writer = TaskWriter(first={"House Prices": HOUSES_VAGUE}, grades={HOUSES_VAGUE: "B", HOUSES_CLEAN: "D"},
+                        refined={HOUSES_VAGUE: HOUSES_CLEAN})
+    llm_server.respond_with(writer)
+    llm_server.refuse_parameter("temperature", model="gpt-5.5-2026-04-23")
+    llm_server.refuse_parameter("tool_choice", model="claude-sonnet-5-5")
+    add_competition(store, "house-prices", "House Prices")
+
+    with caplog.at_level(logging.WARNING, logger="curation.llm"):
+        summary = await describe(store, settings)
+
+    assert summary.done == 1 and not summary.failed
+    assert store.description("house-prices").text == HOUSES_CLEAN
+    refine_modes = [r.mode for r in llm_server.requests if r.api == "anthropic"]
+    assert refine_modes == ["tool", "json_schema"]
+    assert sorted(r.getMessage().split(" (")[0] for r in caplog.records if "does not take" in r.getMessage()) == [
+        "anthropic:claude-sonnet-5-5 does not take tool_choice", "openai:gpt-5.5-2026-04-23 does not take temperature"]
