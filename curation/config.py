@@ -291,6 +291,12 @@ def load_settings(path: Path | str | None = None, env: dict[str, str] | None = N
             data = tomllib.loads(file.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
+        except UnicodeDecodeError as error:
+            line = file.read_bytes()[:error.start].count(b"\n") + 1
+            raise ConfigError(f"{file}: line {line} is not UTF-8 (byte 0x{error.object[error.start]:02x}); save the file "
+                              "as UTF-8 in your editor") from None
+        except OSError as error:
+            raise ConfigError(f"{file}: cannot be read ({error.strerror or error}); check its permissions") from None
     elif explicit:
         raise ConfigError(f"{file}: no such file; run `curate init DIR` to create a project")
     for reserved in ("root", "secrets"):

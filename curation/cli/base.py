@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +14,7 @@ from rich.text import Text
 
 from curation.config import ConfigError, Settings, load_settings
 from curation.languages import UnknownLanguage, parse_language
-from curation.store import Store, StoreError
+from curation.store import Store, StoreError, StoreWriteError, cannot_write
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None, help="Build multilingual ML benchmarks from Kaggle competitions.")
 console = Console()
@@ -64,11 +66,19 @@ def settings_from(config: Path | None) -> Settings:
         raise fail(str(error)) from None
 
 
-def open_store(settings: Settings) -> Store:
+@contextmanager
+def open_store(settings: Settings) -> Iterator[Store]:
+    """`with open_store(settings) as store:` the project's store; a store that cannot be opened, or that stops
+    taking writes (read-only, disk full), ends the command with one line and exit 2 instead of a traceback."""
     try:
-        return Store(settings.path("store"), root=settings.root)
+        store = Store(settings.path("store"), root=settings.root)
     except StoreError as error:
         raise fail(str(error)) from None
+    with store:
+        try:
+            yield store
+        except StoreWriteError as error:
+            raise fail(cannot_write(store.path, error)) from None
 
 
 def languages_from(value: str, settings: Settings, include_source: bool = False) -> list[str]:
@@ -76,9 +86,12 @@ def languages_from(value: str, settings: Settings, include_source: bool = False)
     if value.strip().lower() == "all":
         return settings.project.languages if include_source else settings.project.targets
     try:
-        return [parse_language(code).code for code in value.split(",") if code.strip()]
+        codes = [parse_language(code).code for code in value.split(",") if code.strip()]
     except UnknownLanguage as error:
         raise fail(str(error)) from None
+    if not codes:  # `--lang ''` selects nothing: doing nothing and exiting 0 would look like success
+        raise fail(f"--lang {value!r} names no language; give ISO codes (e.g. kk,ru) or 'all'")
+    return codes
 
 
 def known_competition(store: Store, slug: str | None) -> None:

@@ -10,7 +10,7 @@ import typer
 
 from curation.cli.base import ConfigOption, app, complain, console, fail, open_store, say, settings_from
 from curation.config import Settings
-from curation.store import Store
+from curation.store import Store, StoreError
 
 if typing.TYPE_CHECKING:
     from rich.progress import TaskID
@@ -95,6 +95,8 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
             summary = asyncio.run(run(progress))
     except (LLMConfigError, PromptError) as error:
         raise cannot_run(error, settings, roles) from None
+    except StoreError as error:  # found before the first call: the store or its disk cannot record answers
+        raise fail(str(error)) from None
     except KeyboardInterrupt:
         raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
     report_run(summary)

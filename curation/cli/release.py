@@ -31,7 +31,7 @@ def publish(
         except PublishRefused as refused:
             for line in refused.lines:
                 complain(line)
-            raise typer.Exit(1) from None
+            raise typer.Exit(refused.exit_code) from None
     release = report.release
     say(f"published {report.tag} to {release.target} (commit {release.commit[:12]}): "
                   f"{sum(release.counts.values())} rows in {len(release.counts)} languages")

@@ -66,7 +66,7 @@ def review_pull(
 
     settings = settings_from(config)
     with open_store(settings) as store:
-        if file is not None and not lang:
+        if file is not None and lang is None:
             try:
                 content = XlsxBackend(file.parent).read(str(file)) if file.exists() else None
             except ReviewError as error:
@@ -76,7 +76,7 @@ def review_pull(
             if not content.meta.get("Language"):
                 raise fail(f"{file}: the Instructions tab does not say the language; pass --lang")
             languages = [content.meta["Language"]]
-        elif lang:
+        elif lang is not None:
             languages = languages_from(lang, settings, include_source=True)
         else:
             languages = sorted({row.language for row in store.pushed_rows()})
@@ -126,7 +126,7 @@ def merge(lang: LangOption = None, config: ConfigOption = None) -> None:
     from curation.stages.merge import merge as merge_stage
 
     settings = settings_from(config)
-    languages = languages_from(lang or "all", settings, include_source=True)
+    languages = languages_from("all" if lang is None else lang, settings, include_source=True)
     with open_store(settings) as store:
         for summary in merge_stage(store, settings, languages):
             say(summary.line())

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, MaxCostOption, app, complain, console, open_store, say, settings_from
+from curation.cli.base import (ConfigOption, MaxCostOption, app, complain, console, languages_from, open_store, say,
+                               settings_from)
 from curation.cli.confirm import YesOption
 from curation.cli.content import describe, tag, translate
 from curation.cli.ingest import ingest
@@ -50,6 +51,7 @@ def run(
     error such as a missing key stops the run with what to set. Exits non-zero when anything is left undone.
     """
     settings = settings_from(config)
+    languages_from(lang, settings, include_source=True)  # an empty or unknown --lang stops before anything runs
     start = _spent(settings)
 
     def budget() -> float | None:

@@ -60,12 +60,16 @@ class LocalGitTarget:
 
     def _prepare(self) -> None:
         if self.path.exists() and not self.path.is_dir():
-            raise PublishError(f"{self.path}: is a file; give --to a folder for the release repository")
-        if self.path.exists() and any(self.path.iterdir()) and not self._is_repository():
-            raise PublishError(f"{self.path}: exists and is not a git repository; pick an empty or new folder")
-        if not self._is_repository():
-            self.path.mkdir(parents=True, exist_ok=True)
-            self._git("init", "--quiet")
+            raise PublishError(f"{self.path}: is a file; give --to a folder for the release repository", exit_code=2)
+        try:
+            if self.path.exists() and any(self.path.iterdir()) and not self._is_repository():
+                raise PublishError(f"{self.path}: exists and is not a git repository; pick an empty or new folder")
+            if not self._is_repository():
+                self.path.mkdir(parents=True, exist_ok=True)
+                self._git("init", "--quiet")
+        except OSError as error:
+            raise PublishError(f"{self.path}: cannot create or read the release folder ({error.strerror or error}); "
+                               "give --to a folder you can write to", exit_code=2) from None
         if self._git("status", "--porcelain"):
             raise PublishError(f"{self.path}: has uncommitted changes; commit or remove them before publishing")
 

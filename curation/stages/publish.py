@@ -28,9 +28,10 @@ from curation.store import Store
 class PublishRefused(Exception):
     """The release was not published; `lines` says why, one line per problem."""
 
-    def __init__(self, lines: list[str]):
+    def __init__(self, lines: list[str], exit_code: int = 1):
         super().__init__("\n".join(lines))
         self.lines = lines
+        self.exit_code = exit_code
 
 
 @dataclass
@@ -57,7 +58,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         target = open_target(to, public=public, token=_token(settings))
         published = target.versions()
     except (BadVersion, PublishError) as error:
-        raise PublishRefused([str(error)]) from None
+        raise PublishRefused([str(error)], exit_code=getattr(error, "exit_code", 1)) from None
     if release_version in published:
         raise PublishRefused([f"{to}: version {release_version} is already published (tag {release_version.tag}); "
                               "releases are never overwritten, publish a new version"])
@@ -110,7 +111,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
                 state = [error.state]
             else:
                 state = [] if error.target_changed else [f"nothing was published; {to} is unchanged"]
-            raise PublishRefused([str(error), *state]) from None
+            raise PublishRefused([str(error), *state], exit_code=error.exit_code) from None
 
     release = Release(version=str(release_version), target=to, date=date, commit=commit,
                       counts=manifest["counts"], partial=bool(offenders))

@@ -17,6 +17,10 @@ from curation.store import Store
 
 # Items in flight at once; each provider's max_concurrent still bounds the HTTP requests.
 DEFAULT_CONCURRENCY = 32
+# Disk a round needs before it starts: answers, call-log rows and the WAL. Generous per item (a translation with
+# its retries and checks is a few kB), so a disk this close to full is refused before any call is paid for.
+BASE_BYTES = 16_000_000
+BYTES_PER_ITEM = 64_000
 
 
 class ItemFailed(Exception):
@@ -95,10 +99,13 @@ ProgressCallback = Callable[[str, int, int], None]
 
 async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                     concurrency: int = DEFAULT_CONCURRENCY, progress: ProgressCallback | None = None) -> RunSummary:
-    """Run every pending item of a stage; MissingKey and other setup errors propagate and stop the run. Any other
-    exception in one item's run_one fails that item (recorded, retried by the next run) and the others go on."""
+    """Run every pending item of a stage; MissingKey and other setup errors propagate and stop the run, and so
+    does StoreError when the store cannot record answers (checked before the first call). Any other exception
+    in one item's run_one fails that item (recorded, retried by the next run) and the others go on."""
     items = list(stage.pending(store, settings))
     summary = RunSummary(stage=stage.name)
+    if items:  # before the first paid call: an answer that cannot be recorded is money lost
+        store.check_writable(BASE_BYTES + BYTES_PER_ITEM * len(items))
 
     def advanced() -> None:
         if progress is not None:

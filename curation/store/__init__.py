@@ -11,6 +11,7 @@ translate, merge, review, releases) as a mixin that `Store` puts together here. 
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,11 +28,27 @@ from curation.store.review import ReviewMixin
 from curation.store.synthesis import SynthesisMixin
 from curation.store.translate import TranslateMixin
 
-__all__ = ["MIGRATIONS", "Store", "StoreError", "now"]
+__all__ = ["MIGRATIONS", "Store", "StoreError", "StoreWriteError", "cannot_write", "now"]
+
+# What a write to the store raises when the store cannot take it (read-only, disk full, locked).
+StoreWriteError = sqlite3.OperationalError
 
 
 class StoreError(Exception):
     """The store cannot be opened or migrated; the message says what to do."""
+
+
+def cannot_write(path: Path, error: Exception) -> str:
+    """A failed write to the store as one line saying what to do: the store turned read-only, the disk is full,
+    or another process holds it."""
+    text = str(error)
+    if "full" in text:
+        todo = "free some disk space and rerun"
+    elif "locked" in text or "busy" in text:
+        todo = "another curate command is writing it; wait for it to finish and rerun"
+    else:
+        todo = "make the file and its folder writable by you and rerun"
+    return f"{path}: the store cannot be written ({text}); {todo}; everything recorded before is kept"
 
 
 class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin, ReleasesMixin,
@@ -112,6 +129,21 @@ class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin,
                 continue
             # executescript commits on its own; wrap it so a failed migration leaves nothing half-applied.
             self.db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', '{now()}');\nCOMMIT;")
+
+    def check_writable(self, needed_bytes: int = 0) -> None:
+        """Raise StoreError unless an answer could be recorded now: the store takes a write, and its disk has
+        `needed_bytes` free. Stages call this before paying for a call whose answer would otherwise be lost."""
+        try:
+            with self.transaction():  # a write that changes nothing, rolled back or committed alike
+                self.db.execute("UPDATE schema_migrations SET name = name WHERE 0")
+        except sqlite3.OperationalError as error:
+            raise StoreError(cannot_write(self.path, error) + " (nothing was sent)") from None
+        if str(self.path) == ":memory:":
+            return
+        free = shutil.disk_usage(self.path.parent).free
+        if free < needed_bytes:
+            raise StoreError(f"{self.path.parent}: {free / 1e6:.0f} MB free, but recording this run's answers needs "
+                             f"about {needed_bytes / 1e6:.0f} MB; free some disk space and rerun (nothing was sent)")
 
     @property
     def schema_version(self) -> int:

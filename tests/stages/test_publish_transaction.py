@@ -4,8 +4,6 @@ as it was, says so, and the same version can be published once the cause is gone
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from typer.testing import CliRunner
 from curation.cli import app
 from curation.store import Store
 from tests.release.seeding import seed_store
+from tests.unwritable import unwritable
 
 DIST = "dist/ml2b"
 
@@ -77,7 +76,7 @@ def test_a_tag_refused_after_the_commit_restores_head_index_and_files(first_rele
 def test_a_file_that_cannot_be_replaced_while_writing_restores_the_previous_release(first_release: Path, store: Store):
     before = snapshot(first_release)
     stuck = first_release / "manifest.json"  # every release rewrites it
-    undo = _make_unchangeable(stuck)
+    undo = unwritable(stuck)
     try:
         result = curate("publish", "--version", "1.1.0", "--to", DIST)
     finally:
@@ -107,13 +106,3 @@ def test_a_first_release_that_fails_leaves_an_empty_repository(project: Path, se
     assert sorted(path.name for path in repo.iterdir()) == [".git"]
     assert git(repo, "status", "--porcelain") == "" and git(repo, "tag", "--list") == ""
 
-
-def _make_unchangeable(path: Path):
-    """Make a file that git cannot replace: read-only for a normal user; immutable for root, who ignores modes."""
-    if os.geteuid() != 0:
-        folder_mode = path.parent.stat().st_mode
-        path.parent.chmod(0o555)  # replacing a file means unlinking it from its folder
-        return lambda: path.parent.chmod(folder_mode)
-    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
-        pytest.skip("running as root without chattr +i: no way to make a file unchangeable")
-    return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
