@@ -40,12 +40,13 @@ class Draft:
     sample: pd.DataFrame  # id, trivial prediction
 
 
-def prepare_frame(frame: pd.DataFrame, design: TaskDesign) -> tuple[pd.DataFrame, str]:
+def prepare_frame(frame: pd.DataFrame, design: TaskDesign) -> tuple[pd.DataFrame, str, str | None]:
     """The table as the competition holds it: leakage dropped, rows without a target dropped, a unique id column,
-    and for a probability metric the target as 0/1 (1 = the positive label)."""
+    and for a probability metric the target as 0/1 (1 = the positive label, returned as text; else None)."""
     target = design.idea.target
     frame = frame.drop(columns=[c for c in design.drop_columns if c in frame.columns and c != target])
     frame = frame[frame[target].notna()].reset_index(drop=True)
+    positive = None
     if METRICS[design.metric].probability:
         positive = positive_label(frame[target])
         frame[target] = (frame[target].astype(str) == str(positive)).astype(int)
@@ -53,12 +54,12 @@ def prepare_frame(frame: pd.DataFrame, design: TaskDesign) -> tuple[pd.DataFrame
     if not id_col or id_col not in frame.columns or not frame[id_col].is_unique or frame[id_col].isna().any():
         id_col = next(name for name in ("id", "row_id", "task_row_id") if name not in frame.columns)
         frame.insert(0, id_col, range(1, len(frame) + 1))
-    return frame, id_col
+    return frame, id_col, None if positive is None else str(positive)
 
 
 def write_draft(frame: pd.DataFrame, design: TaskDesign, profile: DatasetProfile, folder: Path) -> Draft:
     """Split the table and write the whole folder (replacing an earlier draft of it)."""
-    frame, id_col = prepare_frame(frame, design)
+    frame, id_col, positive = prepare_frame(frame, design)
     target = design.idea.target
     train_at, test_at = split_rows(frame, design)
     train = frame.iloc[sorted(train_at)].reset_index(drop=True)
@@ -78,7 +79,7 @@ def write_draft(frame: pd.DataFrame, design: TaskDesign, profile: DatasetProfile
     answers.to_csv(folder / "private" / "answers.csv", index=False)
     (folder / "competition.yaml").write_text(competition_yaml(design, profile, id_col), encoding="utf-8")
     table = profile.table(design.idea.table)
-    (folder / "data_card.md").write_text(data_card(design, profile, table, train, test, id_col), encoding="utf-8")
+    (folder / "data_card.md").write_text(data_card(design, profile, table, train, test, id_col, positive), encoding="utf-8")
     (folder / "notebooks" / "baseline.py").write_text(baseline_code(design, id_col), encoding="utf-8")
     (folder / "private" / "design.json").write_text(design.model_dump_json(indent=2) + "\n", encoding="utf-8")
     return Draft(folder=folder, design=design, id_col=id_col, train=train, test=test, answers=answers, sample=sample)
@@ -103,7 +104,7 @@ def competition_yaml(design: TaskDesign, profile: DatasetProfile, id_col: str) -
 
 
 def data_card(design: TaskDesign, profile: DatasetProfile, table: TableProfile | None, train: pd.DataFrame,
-              test: pd.DataFrame, id_col: str) -> str:
+              test: pd.DataFrame, id_col: str, positive: str | None = None) -> str:
     """The data card drafted from the profile, in the style of the method's cards: what the rows are, each column,
     and the target's distribution. Nothing about files or submissions (the data-card lint reports those)."""
     target = design.idea.target
@@ -123,6 +124,8 @@ def data_card(design: TaskDesign, profile: DatasetProfile, table: TableProfile |
         role = " This is the target." if name == target else ""
         lines.append(f"- `{name}` — {'; '.join(parts)}.{role}")
     lines += ["", _target_sentence(design, train[target])]
+    if positive is not None:
+        lines.append(f"`{target}` is 1 where the original data said {positive!r}, 0 otherwise.")
     if table is not None and table.sampled:
         lines.append(f"The rows are a seeded sample of {table.profiled_rows:,} of the table's {table.rows:,} rows.")
     return "\n".join(lines) + "\n"

@@ -46,6 +46,7 @@ def test_a_sound_classification_passes_and_its_files_hide_the_answers(tmp_path: 
     card = (folder / "data_card.md").read_text()
     assert card.startswith("The data describe 400 rows of the table patients.csv of the patients dataset")
     assert "- `readmitted` — boolean. This is the target." in card and lint_data_card(card) == []
+    assert "`readmitted` is 1 where the original data said 'True', 0 otherwise." in card  # DuckDB reads yes/no as booleans
     outcome, score, trivial = run_baseline(draft, seconds=120, memory_mb=2048)
     assert outcome.passed and score > trivial == 0.5, outcome.detail
 
