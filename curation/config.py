@@ -112,6 +112,14 @@ class LLMSettings(Strict):
     temperature: float | None = Field(default=None, ge=0, le=2)
     max_output_tokens: int = Field(default=4096, ge=1)
     validation_retries: int = Field(default=2, ge=0)
+    # "batch": each round's uncached requests go to the providers' batch APIs at the batch price (see
+    # curation/llm/batching.py); `--batch` on a command does the same for one run.
+    mode: Literal["online", "batch"] = "online"
+    # First wait between two looks at a submitted batch; it doubles up to 10 minutes.
+    batch_poll_seconds: float = Field(default=30.0, gt=0)
+    # What happens to requests a batch did not answer (per-request error, expired, cancelled): "pending" leaves
+    # their items for the next run, "online" asks them at once through the ordinary API.
+    batch_fallback: Literal["pending", "online"] = "pending"
 
 
 class DescribeSettings(Strict):

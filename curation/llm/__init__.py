@@ -8,6 +8,7 @@
 from curation.llm.answer import Answer, Usage
 from curation.llm.client import LLM
 from curation.llm.errors import (
+    BatchPending,
     BudgetExceeded,
     EndpointUnreachable,
     KeyRejected,
@@ -18,5 +19,5 @@ from curation.llm.errors import (
     MissingPrice,
 )
 
-__all__ = ["LLM", "Answer", "Usage", "LLMCallFailed", "BudgetExceeded", "MissingKey", "MissingPrice", "KeyRejected",
+__all__ = ["LLM", "BatchPending", "Answer", "Usage", "LLMCallFailed", "BudgetExceeded", "MissingKey", "MissingPrice", "KeyRejected",
            "EndpointUnreachable", "LLMConfigError", "LLMError"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 import anthropic
 from pydantic import BaseModel
@@ -20,6 +21,9 @@ from curation.llm.openai_chat import CONNECT_TIMEOUT_SECONDS, classify
 from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
 from curation.llm.reply import Reply, Transient, Unreachable, Unusable, unreachable_reason, unreadable_body
 from curation.llm.schemas import json_schema
+
+if TYPE_CHECKING:
+    from curation.llm.batch_api import AnthropicBatches
 
 
 class AnthropicMessages:
@@ -92,26 +96,16 @@ class AnthropicMessages:
             # ValueError covers json.JSONDecodeError and UnicodeDecodeError: a body cut in the middle of a
             # multi-byte character is a complete HTTP exchange that does not decode.
             raise unreadable_body(error) from None
-        try:  # the SDK does not validate bodies, so a body missing its fields shows up here
-            blocks = list(message.content)
-            usage = message.usage
-            tokens_cached = usage.cache_read_input_tokens or 0
-            tokens_written = usage.cache_creation_input_tokens or 0
-            tokens_in = usage.input_tokens + tokens_cached + tokens_written
-            tokens_out = usage.output_tokens
-        except (AttributeError, TypeError):
-            raise Unusable("the server sent a response without content or usage") from None
-        text = "".join(getattr(block, "text", "") for block in blocks if block.type == "text")
-        if tool is not None:
-            calls = [block for block in blocks if block.type == "tool_use" and block.name == tool]
-            if calls:
-                text = json.dumps(calls[0].input, ensure_ascii=False)
-        return Reply(
-            text=text,
-            usage=Usage(tokens_in, tokens_out, tokens_cached, tokens_written),
-            refusal=(text or "the model declined to answer") if message.stop_reason == "refusal" else None,
-            truncated=message.stop_reason == "max_tokens",
-        )
+        return to_reply(message, tool)
+
+    def batches(self) -> "AnthropicBatches":
+        """This client's Message Batches API."""
+        from curation.llm.batch_api import AnthropicBatches
+        return AnthropicBatches(self.client)
+
+    def reply_from(self, body: dict, request: dict) -> Reply:
+        """A batch's answer (a Message) for `request` as a Reply."""
+        return to_reply(body, request.get("tool_choice", {}).get("name"))
 
     async def close(self) -> None:
         await self.client.close()
@@ -120,3 +114,30 @@ class AnthropicMessages:
 def tool_name(schema: type[BaseModel]) -> str:
     """Tool names allow letters, digits, _ and - only."""
     return re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64] or "answer"
+
+
+def to_reply(message: object, tool: str | None) -> Reply:
+    """A Message (the SDK's object, or one read back from a batch's results) as a Reply; `tool` is the forced tool
+    whose input is the structured answer, if the request forced one."""
+    if isinstance(message, dict):  # the SDK's construct builds the nested objects without validating
+        message = anthropic.types.Message.construct(**message)
+    try:  # the SDK does not validate bodies, so a body missing its fields shows up here
+        blocks = list(message.content)
+        usage = message.usage
+        tokens_cached = usage.cache_read_input_tokens or 0
+        tokens_written = usage.cache_creation_input_tokens or 0
+        tokens_in = usage.input_tokens + tokens_cached + tokens_written
+        tokens_out = usage.output_tokens
+    except (AttributeError, TypeError):
+        raise Unusable("the server sent a response without content or usage") from None
+    text = "".join(getattr(block, "text", "") for block in blocks if block.type == "text")
+    if tool is not None:
+        calls = [block for block in blocks if block.type == "tool_use" and block.name == tool]
+        if calls:
+            text = json.dumps(calls[0].input, ensure_ascii=False)
+    return Reply(
+        text=text,
+        usage=Usage(tokens_in, tokens_out, tokens_cached, tokens_written),
+        refusal=(text or "the model declined to answer") if message.stop_reason == "refusal" else None,
+        truncated=message.stop_reason == "max_tokens",
+    )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
@@ -14,19 +14,22 @@ from pydantic import BaseModel, ValidationError
 from curation.config import Price, ProviderSettings, Settings
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
+from curation.llm.batch_api import BatchAPI
+from curation.llm.batch_calls import BatchCalls
+from curation.llm.batching import Batcher
 from curation.llm.errors import (BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingKey,
                                  MissingPrice)
-from curation.llm.limits import ProviderLimits
+from curation.llm.limits import ProviderLimits, backoff
 from curation.llm.parameters import CallParameters, ParameterRefused
 from curation.llm.pricing import cost_usd, estimate_input_tokens
-from curation.llm.reply import Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable
+from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable, correction,
+                                describe_invalid, one_line, usable, without_code_fence)
 from curation.llm.schemas import json_schema
 from curation.records import LLMCall
 from curation.store import Store
 
 # Any OpenAI-compatible server reached by base URL may need no key, but the SDK insists on one.
 PLACEHOLDER_KEY = "not-needed"
-MAX_BACKOFF_SECONDS = 60.0
 # A refused connection or an unknown host is a server not running or a wrong address far more often than a
 # passing fault: a few quick tries, then the provider is given up for the run instead of every call waiting out
 # max_retry_seconds.
@@ -48,10 +51,17 @@ class Provider(Protocol):
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
                    params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply: ...
 
+    def request_body(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
+                     params: CallParameters, avoid: frozenset[str] = frozenset()) -> dict: ...
+
+    def reply_from(self, body: dict, request: dict) -> Reply: ...
+
+    def batches(self) -> BatchAPI: ...
+
     async def close(self) -> None: ...
 
 
-class LLM:
+class LLM(BatchCalls):
     """`async with LLM(settings, store, max_cost, stage) as llm: answer = await llm.ask(...)`.
 
     One instance per run: it holds the SDK clients, the per-provider limits, and the run's spend.
@@ -76,6 +86,9 @@ class LLM:
         self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
         self._unreachable: dict[str, EndpointUnreachable] = {}  # providers given up on this run
         self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
+        # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
+        self.batch_mode = settings.llm.mode == "batch"
+        self._batcher = Batcher(store, settings.llm.batch_poll_seconds, lambda name: self._providers[name].batches())
 
     async def __aenter__(self) -> "LLM":
         return self
@@ -121,6 +134,9 @@ class LLM:
         self._underway[request_hash] = finished = asyncio.Event()
         try:
             provider = self._provider(name, provider_settings)
+            if self.batch_mode:
+                return await self._batch_call(call, provider, provider_settings, messages, schema, price, input_tokens,
+                                              params)
             return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens, params)
         finally:
             del self._underway[request_hash]
@@ -323,10 +339,11 @@ class LLM:
         log.warning("%s: %s; waiting %gs before trying again", provider, one_line(reason, 120), round(wait, 1))
 
     def _log(self, call: LLMCall, progress: Progress, price: Price | None, response: str | None = None,
-             error: str | None = None) -> float:
-        """Write the call row now (a killed run keeps it) and count its cost against the budget."""
+             error: str | None = None, batch: bool = False) -> float:
+        """Write the call row now (a killed run keeps it) and count its cost (at the batch price for a batch answer)
+        against the budget."""
         usage = progress.usage
-        cost = cost_usd(price, usage)
+        cost = cost_usd(price, usage, batch=batch)
         self.spent_usd += cost
         self.store.log_llm_call(call.model_copy(update={
             "response": response, "error": error, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
@@ -344,54 +361,3 @@ class Progress:
     params: CallParameters = field(default_factory=lambda: CallParameters(max_output_tokens=4096))
     attempts: int = 0
     usage: Usage = field(default_factory=Usage)
-
-
-def backoff(failures: int, settings: ProviderSettings) -> float:
-    """Exponential back-off with jitter; the first wait is 1 s, or a twentieth of the retry budget if that is less."""
-    first = min(1.0, settings.max_retry_seconds / 20) or 0.01
-    return min(MAX_BACKOFF_SECONDS, first * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
-
-
-def without_code_fence(text: str) -> str:
-    """Servers that ignore the requested format often wrap JSON in a ```json fence; the JSON inside is the answer."""
-    stripped = text.strip()
-    if stripped.startswith("```") and stripped.endswith("```"):
-        return stripped.split("\n", 1)[1].rsplit("```", 1)[0] if "\n" in stripped else stripped.strip("`")
-    return text
-
-
-def usable(reply: Reply, schema: type[BaseModel] | None) -> BaseModel | None:
-    """The parsed answer (None for plain text), or Unusable: a refusal, an empty answer, or one not matching the
-    schema (then the model is told what was wrong)."""
-    if reply.refusal is not None:
-        raise Unusable(f"the model refused: {one_line(reply.refusal)}")
-    if not reply.text.strip():
-        raise Unusable("the answer was cut off at max_output_tokens" if reply.truncated else "the answer was empty")
-    if schema is None:
-        return None
-    try:
-        return schema.model_validate_json(without_code_fence(reply.text))
-    except ValidationError as error:
-        problem = describe_invalid(error, reply)
-        raise Unusable(f"the answer did not match {schema.__name__}: {problem}", answer=reply.text,
-                       correction=correction(schema, problem)) from None
-
-
-def describe_invalid(error: ValidationError, reply: Reply) -> str:
-    """The validation problem in a line; a cut-off answer says so, since that is the likelier cause."""
-    if reply.truncated:
-        return "the answer was cut off at max_output_tokens"
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "the answer"
-    return f"{where}: {first['msg']}" + (f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else "")
-
-
-def correction(schema: type[BaseModel], problem: str) -> str:
-    """What the model is told when its answer did not validate."""
-    return (f"That answer could not be read as {schema.__name__}: {problem}. Reply again with only the JSON object, "
-            "complete and matching the schema.")
-
-
-def one_line(text: str, limit: int = 200) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[:limit - 1] + "…"

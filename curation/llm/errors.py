@@ -67,6 +67,15 @@ class LLMCallFailed(LLMError):
         super().__init__(f"{item}: {role} call failed: {reason}")
 
 
+class BatchPending(LLMCallFailed):
+    """Batch mode: the request's batch ended without answering it (a per-request error, expired, cancelled). The
+    item is left pending for the next run rather than failed; `--batch-fallback online` asks online instead."""
+
+    def __init__(self, item: str, role: str, reason: str):
+        super().__init__(item, role, reason)
+        self.reason = f"{reason}; left pending: rerun, or add --batch-fallback online"
+
+
 class BudgetExceeded(LLMError):
     """Starting this call could pass --max-cost; nothing was sent."""
 

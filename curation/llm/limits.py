@@ -9,11 +9,14 @@ O(1) per request, with no polling loop.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 from curation.config import ProviderSettings
+
+MAX_BACKOFF_SECONDS = 60.0
 
 
 class TokenBucket:
@@ -82,3 +85,9 @@ class Reservation:
     def settle(self, actual: int) -> None:
         self._bucket.give_back(self._estimate - actual)
         self._estimate = actual
+
+
+def backoff(failures: int, settings: ProviderSettings) -> float:
+    """Exponential back-off with jitter; the first wait is 1 s, or a twentieth of the retry budget if that is less."""
+    first = min(1.0, settings.max_retry_seconds / 20) or 0.01
+    return min(MAX_BACKOFF_SECONDS, first * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import openai
 from pydantic import BaseModel
@@ -14,6 +14,9 @@ from curation.llm.parameters import CallParameters, ParameterRefused, api_messag
 from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
                                 retry_after_seconds, unreadable_body, unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
+
+if TYPE_CHECKING:
+    from curation.llm.batch_api import OpenAIBatches
 
 # A server that is up accepts a connection at once; waiting the full answer timeout for one only delays the
 # news that it is not there.
@@ -80,22 +83,16 @@ class OpenAIChat:
             # ValueError covers json.JSONDecodeError and UnicodeDecodeError: a body cut in the middle of a
             # multi-byte character is a complete HTTP exchange that does not decode.
             raise unreadable_body(error) from None
-        try:  # the SDK does not validate bodies, so a body missing its fields shows up here
-            choice = completion.choices[0]
-            message = choice.message
-        except (AttributeError, IndexError, TypeError):
-            raise Unusable("the server sent a response without choices") from None
-        usage = completion.usage
-        cached = 0
-        if usage is not None and usage.prompt_tokens_details is not None:
-            cached = usage.prompt_tokens_details.cached_tokens or 0
-        return Reply(
-            text=message.content or "",
-            usage=Usage(usage.prompt_tokens, usage.completion_tokens, cached) if usage else Usage(),
-            refusal=message.refusal or (message.content or "the provider's content filter stopped the answer"
-                                        if choice.finish_reason == "content_filter" else None),
-            truncated=choice.finish_reason == "length",
-        )
+        return to_reply(completion)
+
+    def batches(self) -> "OpenAIBatches":
+        """This client's Batch API."""
+        from curation.llm.batch_api import OpenAIBatches
+        return OpenAIBatches(self.client)
+
+    def reply_from(self, body: dict, request: dict) -> Reply:
+        """A batch's answer body for `request` as a Reply."""
+        return to_reply(body)
 
     async def close(self) -> None:
         await self.client.close()
@@ -118,3 +115,25 @@ def with_json_instruction(messages: list[dict], schema: type[BaseModel]) -> list
         first = dict(messages[0], content=f"{messages[0]['content']}\n\n{instruction}")
         return [first, *messages[1:]]
     return [{"role": "system", "content": instruction}, *messages]
+
+
+def to_reply(completion: object) -> Reply:
+    """A chat completion (the SDK's object, or one read back from a batch's output file) as a Reply."""
+    if isinstance(completion, dict):  # the SDK's construct builds the nested objects without validating
+        completion = openai.types.chat.ChatCompletion.construct(**completion)
+    try:  # the SDK does not validate bodies, so a body missing its fields shows up here
+        choice = completion.choices[0]
+        message = choice.message
+    except (AttributeError, IndexError, TypeError):
+        raise Unusable("the server sent a response without choices") from None
+    usage = completion.usage
+    cached = 0
+    if usage is not None and getattr(usage, "prompt_tokens_details", None) is not None:
+        cached = usage.prompt_tokens_details.cached_tokens or 0
+    return Reply(
+        text=message.content or "",
+        usage=Usage(usage.prompt_tokens, usage.completion_tokens, cached) if usage else Usage(),
+        refusal=getattr(message, "refusal", None) or (message.content or "the provider's content filter stopped the answer"
+                                                      if choice.finish_reason == "content_filter" else None),
+        truncated=choice.finish_reason == "length",
+    )

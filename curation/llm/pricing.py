@@ -22,15 +22,23 @@ def estimate_input_tokens(messages: list[dict], schema_json: dict | None) -> int
     return size // BYTES_PER_TOKEN + TOKENS_PER_MESSAGE * len(messages) + 1
 
 
-def cost_usd(price: Price | None, usage: Usage) -> float:
-    """USD for one call's usage; no price (e.g. a local server) costs nothing."""
+def cost_usd(price: Price | None, usage: Usage, batch: bool = False) -> float:
+    """USD for one call's usage; no price (e.g. a local server) costs nothing.
+
+    A batch answer is priced at the entry's batch_input / batch_output. Cache reads and writes in a batch count at
+    their online prices, and a model without batch prices at its online prices: upper bounds, since no page we
+    read gives a batch price for those.
+    """
     if price is None:
         return 0.0
+    input_rate, output_rate = price.input, price.output
+    if batch and price.batch_input is not None and price.batch_output is not None:
+        input_rate, output_rate = price.batch_input, price.batch_output
     cached_rate = price.input if price.cached_input is None else price.cached_input
     write_rate = price.input if price.cache_write_input is None else price.cache_write_input
     fresh = max(usage.tokens_in - usage.tokens_cached - usage.tokens_cache_write, 0)
-    return (fresh * price.input + usage.tokens_cached * cached_rate + usage.tokens_cache_write * write_rate
-            + usage.tokens_out * price.output) / 1_000_000
+    return (fresh * input_rate + usage.tokens_cached * cached_rate + usage.tokens_cache_write * write_rate
+            + usage.tokens_out * output_rate) / 1_000_000
 
 
 def prompt_cache_saving_usd(price: Price | None, tokens_cached: int, tokens_cache_write: int) -> float:

@@ -7,6 +7,8 @@ import socket
 import sys
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ValidationError
+
 from curation.llm.answer import Usage
 
 
@@ -123,3 +125,51 @@ def _connect_failures() -> tuple[tuple[type[BaseException], ...], tuple[type[Bas
     rather than imported, since they are the SDKs' dependencies, not ours."""
     modules = [sys.modules[name] for name in ("httpx2", "httpx") if name in sys.modules]
     return tuple(m.ConnectTimeout for m in modules), tuple(m.ConnectError for m in modules)
+
+
+# -- reading an answer: what the client tells a model, and a user, about a reply -------------------------
+
+
+def without_code_fence(text: str) -> str:
+    """Servers that ignore the requested format often wrap JSON in a ```json fence; the JSON inside is the answer."""
+    stripped = text.strip()
+    if stripped.startswith("```") and stripped.endswith("```"):
+        return stripped.split("\n", 1)[1].rsplit("```", 1)[0] if "\n" in stripped else stripped.strip("`")
+    return text
+
+
+def usable(reply: Reply, schema: type[BaseModel] | None) -> BaseModel | None:
+    """The parsed answer (None for plain text), or Unusable: a refusal, an empty answer, or one not matching the
+    schema (then the model is told what was wrong)."""
+    if reply.refusal is not None:
+        raise Unusable(f"the model refused: {one_line(reply.refusal)}")
+    if not reply.text.strip():
+        raise Unusable("the answer was cut off at max_output_tokens" if reply.truncated else "the answer was empty")
+    if schema is None:
+        return None
+    try:
+        return schema.model_validate_json(without_code_fence(reply.text))
+    except ValidationError as error:
+        problem = describe_invalid(error, reply)
+        raise Unusable(f"the answer did not match {schema.__name__}: {problem}", answer=reply.text,
+                       correction=correction(schema, problem)) from None
+
+
+def describe_invalid(error: ValidationError, reply: Reply) -> str:
+    """The validation problem in a line; a cut-off answer says so, since that is the likelier cause."""
+    if reply.truncated:
+        return "the answer was cut off at max_output_tokens"
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the answer"
+    return f"{where}: {first['msg']}" + (f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else "")
+
+
+def correction(schema: type[BaseModel], problem: str) -> str:
+    """What the model is told when its answer did not validate."""
+    return (f"That answer could not be read as {schema.__name__}: {problem}. Reply again with only the JSON object, "
+            "complete and matching the schema.")
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"

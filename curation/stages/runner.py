@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from curation.config import Settings
-from curation.llm import LLM, BudgetExceeded, LLMCallFailed, LLMConfigError
+from curation.llm import LLM, BatchPending, BudgetExceeded, LLMCallFailed, LLMConfigError
 from curation.store import Store
 
 # Items in flight at once; each provider's max_concurrent still bounds the HTTP requests.
@@ -62,6 +62,7 @@ class RunSummary:
     done: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (item key, reason)
     not_started: int = 0  # left for the next run (budget reached); they stay pending
+    left_pending: list[tuple[str, str]] = field(default_factory=list)  # (item key, reason): batch left no answer
     cost_usd: float = 0.0
     calls: int = 0
     cache_hits: int = 0
@@ -69,14 +70,16 @@ class RunSummary:
 
     @property
     def complete(self) -> bool:
-        return not self.failed and not self.not_started
+        return not self.failed and not self.not_started and not self.left_pending
 
     def lines(self) -> list[str]:
         """The summary as a user reads it."""
-        head = (f"{self.stage}: {self.done} done, {len(self.failed)} failed, {self.not_started} not started; "
+        pending = f", {len(self.left_pending)} left pending" if self.left_pending else ""
+        head = (f"{self.stage}: {self.done} done, {len(self.failed)} failed, {self.not_started} not started{pending}; "
                 f"{self.calls} LLM calls ({self.cache_hits} from cache), ${self.cost_usd:.4f}")
         lines = [head]
         lines += [f"  failed {key}: {reason}" for key, reason in self.failed]
+        lines += [f"  pending {key}: {reason}" for key, reason in self.left_pending]
         if self.stopped:
             lines.append(f"  stopped: {self.stopped}; rerun to continue where it stopped")
         return lines
@@ -135,6 +138,10 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                 return
             try:
                 result = await stage.run_one(item, llm)
+            except BatchPending as error:  # not the item's fault: it stays pending for the next run
+                summary.left_pending.append((item_key(item), error.reason))
+                advanced()
+                continue
             except (LLMCallFailed, ItemFailed) as error:
                 record_failure(item, error.reason)
                 advanced()
@@ -154,6 +161,9 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
             summary.done += 1
             advanced()
 
+    if llm.batch_mode:
+        # Every item at once: a round's batch holds the requests of all items, not of the first `concurrency`.
+        concurrency = len(items)
     workers = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(items))))]
     try:
         await asyncio.gather(*workers)

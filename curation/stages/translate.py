@@ -283,7 +283,13 @@ async def translate_languages(store: Store, settings: Settings, llm: LLM, langua
                               only: str | None = None, force: bool = False,
                               progress: ProgressCallback | None = None,
                               redo_reviewed: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
-    """Run the stage for each language in turn with one LLM client (one budget, one cache)."""
+    """Run the stage for each language in turn with one LLM client (one budget, one cache). In batch mode the
+    languages run together, so each round's batch holds the requests of every language."""
+    if llm.batch_mode:
+        stages = [TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
+                  for language in languages]
+        summaries = await asyncio.gather(*(run_stage(stage, store, settings, llm, progress=progress) for stage in stages))
+        return list(zip(stages, summaries))
     runs = []
     for language in languages:
         stage = TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)

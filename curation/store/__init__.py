@@ -3,7 +3,7 @@
 WAL mode, numbered migrations, and one transaction per finished item: a process killed at any point
 leaves the store as it was after the last finished item.
 
-Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, describe,
+Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, batches, describe,
 translate, merge, review, releases) as a mixin that `Store` puts together here. Each stage's migrations in
 `curation/store/migrations.py` use their own range of version numbers (core 1-9, llm 10-19, describe/tag
 20-29, translate 30-39, review 40-49, publish 50-59, synthesize 60-69) so stages can land in any order.
@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from curation.store.base import now
+from curation.store.batches import BatchesMixin, BatchRequestRow, BatchRow
 from curation.store.core import CoreMixin
 from curation.store.describe import DescribeMixin
 from curation.store.llm_calls import LLMCallsMixin
@@ -28,7 +29,7 @@ from curation.store.review import ReviewMixin
 from curation.store.synthesis import SynthesisMixin
 from curation.store.translate import TranslateMixin
 
-__all__ = ["MIGRATIONS", "Store", "StoreError", "StoreWriteError", "cannot_write", "now"]
+__all__ = ["MIGRATIONS", "BatchRow", "BatchRequestRow", "Store", "StoreError", "StoreWriteError", "cannot_write", "now"]
 
 # What a write to the store raises when the store cannot take it (read-only, disk full, locked).
 StoreWriteError = sqlite3.OperationalError
@@ -51,8 +52,8 @@ def cannot_write(path: Path, error: Exception) -> str:
     return f"{path}: the store cannot be written ({text}); {todo}; everything recorded before is kept"
 
 
-class Store(CoreMixin, LLMCallsMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin, ReleasesMixin,
-            SynthesisMixin):
+class Store(CoreMixin, LLMCallsMixin, BatchesMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin,
+            ReleasesMixin, SynthesisMixin):
     """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
 
     def __init__(self, path: Path | str, root: Path | None = None):

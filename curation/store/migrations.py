@@ -249,3 +249,30 @@ MIGRATIONS.append((60, "synthesis", """
             PRIMARY KEY (step, key)
         );
     """))
+
+
+# -- llm batches (version 15, in the llm range): provider batches and the requests in them, written before the
+# batch is submitted, so a killed curate resumes polling the same batch instead of paying for a second one ---------
+MIGRATIONS.append((15, "llm_batches", """
+        CREATE TABLE llm_batches (
+            id INTEGER PRIMARY KEY,
+            provider TEXT NOT NULL,         -- the [providers] name
+            model TEXT NOT NULL,
+            remote_id TEXT,                 -- the provider's batch id; NULL while it is being submitted
+            state TEXT NOT NULL,            -- submitting, then the provider's status (in_progress, ended, ...)
+            counts TEXT NOT NULL DEFAULT '{}', -- the provider's request counts as JSON
+            closed INTEGER NOT NULL DEFAULT 0, -- 1 once its results are stored (or it was given up)
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE llm_batch_requests (
+            batch_id INTEGER NOT NULL REFERENCES llm_batches(id) ON DELETE CASCADE,
+            custom_id TEXT NOT NULL,        -- what the provider echoes with the result
+            request_hash TEXT NOT NULL,     -- the cache key of the LLM call the answer belongs to
+            body TEXT NOT NULL,             -- the request body as sent (JSON; never a key)
+            result TEXT,                    -- the provider's answer body (JSON) once the batch ended
+            error TEXT,                     -- why there is no answer (per-request error, expired, cancelled)
+            PRIMARY KEY (batch_id, custom_id)
+        );
+        CREATE INDEX llm_batch_requests_custom_id ON llm_batch_requests(custom_id);
+    """))

@@ -33,6 +33,8 @@ OpenAI / Anthropic word it (also "reasoning_effort", "max_tokens", "output_confi
 `api` ("openai" | "anthropic"), `body`, `messages`, `system_text`, `user_text` (the last user message),
 `mode` (json_schema | json_object | tool | None), `schema`, `credential` (the key sent), `received_at`.
 `count(api=None)` counts requests, `answered` those that got a full answer, `max_in_flight` the most at once.
+`batches` serves the OpenAI files/batches and Anthropic message-batches endpoints (see tests/fakes/llm_batches.py):
+each request in a batch is answered like an online one and recorded in `requests` too.
 
 Settings for a test of your own: `pointed_at(settings, server, **provider_overrides)` (what `llm_settings`
 is), e.g. `pointed_at(settings, llm_server, requests_per_minute=600, structured_output="json_mode")`.
@@ -56,6 +58,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from tests.fakes.llm_refusals import parameter_refusal
+from tests.fakes.llm_batches import FakeBatches
 
 
 @dataclass
@@ -208,6 +211,7 @@ class FakeLLMServer:
         self._scripted: deque[Response] = deque()
         self._responder: Callable[[Request], Any] = lambda request: "ok"
         self._released = threading.Event()
+        self.batches = FakeBatches(self)  # OpenAI files + batches, Anthropic message batches (llm_batches.py)
         self._http = ThreadingHTTPServer((host, port), _handler_for(self))
         self._http.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -329,9 +333,22 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: object) -> None:  # quiet
             pass
 
+        def do_GET(self) -> None:  # noqa: N802 (only the batch endpoints are read with GET)
+            self._send_batch_answer(*server.batches.get(self.path))
+
+        def _send_batch_answer(self, status: int, payload: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("content-type", content_type)
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
         def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
             received = time.monotonic()
             raw = self.rfile.read(int(self.headers.get("content-length", 0)))
+            if server.batches.handles(self.path):
+                self._send_batch_answer(*server.batches.post(self.path, self.headers.get("content-type", ""), raw))
+                return
             api = "anthropic" if self.path.rstrip("/").endswith("/messages") else "openai"
             if not self.path.rstrip("/").endswith(("/chat/completions", "/v1/messages")):
                 self._send(404, {"error": {"message": f"unknown path {self.path}"}})

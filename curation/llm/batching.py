@@ -1,0 +1,180 @@
+"""Batch mode: the requests a round of a stage needs go to the provider as one batch per provider and model.
+
+A stage never knows: it asks `LLM.ask` as always, and in batch mode the client hands the request to the `Batcher`
+here instead of sending it. Items run together (the runner starts all of them at once in batch mode), so each
+item reaches its next request at about the same moment; once no new request has come for QUIET_SECONDS (every
+item is waiting on an answer), the collected requests are submitted as one batch per provider+model. Answers then
+wake every item at once, and the next round (describe's refine, translate's retry) collects the same way.
+
+Durability: the batch and its requests are written to the store before the submission, and the provider's id as
+soon as it answers; a rerun that asks the same request (same custom_id) polls that batch, or takes the stored
+answer, instead of paying for it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from curation.llm.batch_api import BatchAPI, BatchAPIError, BatchStatus
+from curation.store import Store
+
+log = logging.getLogger(__name__)
+
+# Long enough for every woken item to run its (synchronous) checks and ask again, short against any batch.
+QUIET_SECONDS = 0.2
+MAX_POLL_SECONDS = 600.0
+
+
+class BatchUnanswered(Exception):
+    """The batch ended without an answer for this request (a per-request error, expired, cancelled, failed)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class _Waiting:
+    custom_id: str
+    request_hash: str
+    body: dict
+    submitted: asyncio.Future
+
+
+class Batcher:
+    """Collects requests into batches, submits them, polls them with back-off and stores their results."""
+
+    def __init__(self, store: Store, poll_seconds: float, api_for: Callable[[str], BatchAPI]):
+        self.store = store
+        self.poll_seconds = poll_seconds
+        self._api_for = api_for  # provider name -> its batch API (builds the SDK client on first use)
+        self._pending: dict[tuple[str, str], list[_Waiting]] = {}
+        self._flush: asyncio.Task | None = None
+        self._watchers: dict[int, asyncio.Task] = {}
+        self._submitting: set[int] = set()
+        self._ended_here: set[int] = set()  # batches whose results this run read: their errors are news
+        self.submitted = 0  # batches this run submitted
+
+    async def answer(self, provider: str, model: str, custom_id: str, request_hash: str, body: dict) -> str:
+        """The answer body (JSON text) for one request, from a stored batch result, a batch already submitted
+        (by this run or a killed one) or a new batch. Raises BatchUnanswered."""
+        while True:
+            row = self.store.batch_request(custom_id)
+            if row is not None and row.result is not None:
+                return row.result
+            if row is not None and not row.batch_closed:
+                if row.remote_id is None and row.batch_id not in self._submitting:
+                    # Recorded by a run killed before the provider answered the submission: nothing to poll.
+                    log.warning("batch %d was being submitted when curate stopped; submitting its requests again",
+                                row.batch_id)
+                    self.store.close_batch(row.batch_id, "not submitted", {}, missing="not submitted")
+                    continue
+                await self._watch(row.batch_id, provider)
+                continue
+            if row is not None and row.batch_id in self._ended_here:
+                raise BatchUnanswered(f"batch {row.remote_id or row.batch_id}: {row.error}")
+            # New, or an error from an earlier run's batch: submit it (again).
+            waiting = _Waiting(custom_id, request_hash, body, asyncio.get_running_loop().create_future())
+            self._pending.setdefault((provider, model), []).append(waiting)
+            if self._flush is None:
+                self._flush = asyncio.ensure_future(self._flush_when_quiet())
+            await waiting.submitted
+
+    # -- collect and submit -----------------------------------------------------------------------
+
+    async def _flush_when_quiet(self) -> None:
+        seen = -1
+        while seen != (count := sum(len(group) for group in self._pending.values())):
+            seen = count
+            await asyncio.sleep(QUIET_SECONDS)
+        groups, self._pending, self._flush = self._pending, {}, None
+        for (provider, model), waiting in groups.items():
+            try:
+                await self._submit(provider, model, waiting)
+            except Exception as error:  # the waiting items hear of it, not a task nobody awaits
+                for request in waiting:
+                    if not request.submitted.done():
+                        request.submitted.set_exception(error)
+            for request in waiting:
+                if not request.submitted.done():
+                    request.submitted.set_result(None)
+
+    async def _submit(self, provider: str, model: str, waiting: list[_Waiting]) -> None:
+        unique = {request.custom_id: request for request in waiting}  # two waiters, one request
+        requests = [(r.custom_id, r.request_hash, r.body) for r in unique.values()]
+        batch_id = self.store.add_batch(provider, model, requests)  # before anything reaches the provider
+        self._submitting.add(batch_id)
+        try:
+            remote_id, status = await self._api_for(provider).submit([(cid, body) for cid, _, body in requests])
+        except BatchAPIError as error:
+            self.store.close_batch(batch_id, "not submitted", {}, missing=f"the batch was not accepted: {error.reason}")
+            self._ended_here.add(batch_id)
+            log.warning("%s:%s: a batch of %d requests was not accepted (%s)", provider, model, len(requests),
+                        error.reason)
+            return
+        finally:
+            self._submitting.discard(batch_id)
+        self.store.update_batch(batch_id, status.state, status.counts, remote_id=remote_id)
+        self.submitted += 1
+        log.warning("%s:%s: submitted batch %s with %d requests; waiting for it (`curate batches` lists it)",
+                    provider, model, remote_id, len(requests))
+
+    # -- wait for a batch -------------------------------------------------------------------------
+
+    async def _watch(self, batch_id: int, provider: str) -> None:
+        """Wait until a batch's results are stored; one watcher per batch however many requests wait on it."""
+        if batch_id not in self._watchers:
+            self._watchers[batch_id] = asyncio.ensure_future(self._poll(batch_id, provider))
+        await asyncio.shield(self._watchers[batch_id])
+
+    async def _poll(self, batch_id: int, provider: str) -> None:
+        batch = self.store.batch(batch_id)
+        assert batch is not None and batch.remote_id is not None
+        api = self._api_for(provider)
+        wait = self.poll_seconds
+        last = ""
+        while True:
+            try:
+                status = await api.status(batch.remote_id)
+            except BatchAPIError as error:
+                status = None
+                log.warning("batch %s: cannot look at it (%s); trying again in %gs", batch.remote_id, error.reason,
+                            round(wait, 1))
+            if status is not None:
+                self.store.update_batch(batch_id, status.state, status.counts)
+                line = f"batch {batch.remote_id} ({batch.provider}:{batch.model}): {status.line()}"
+                if line != last:  # the progress a waiting curator sees, once per change
+                    log.warning(line)
+                    last = line
+                if status.ended:
+                    break
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, MAX_POLL_SECONDS)
+        await self._collect(batch_id, batch.remote_id, api, status)
+
+    async def _collect(self, batch_id: int, remote_id: str, api: BatchAPI, status: BatchStatus) -> None:
+        wait = self.poll_seconds
+        while True:
+            try:
+                results = await api.results(remote_id)
+                break
+            except BatchAPIError as error:
+                log.warning("batch %s: cannot read its results (%s); trying again in %gs", remote_id, error.reason,
+                            round(wait, 1))
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, MAX_POLL_SECONDS)
+        missing = f"batch {status.state}" + (f" ({status.detail})" if status.detail else "")
+        self.store.close_batch(batch_id, status.state, results, missing=missing)
+        self._ended_here.add(batch_id)
+
+
+async def cancel_batch(store: Store, batch_id: int, api: BatchAPI) -> BatchStatus:
+    """Ask the provider to cancel a stored batch; the next run collects what it finished and resubmits the rest."""
+    batch = store.batch(batch_id)
+    assert batch is not None and batch.remote_id is not None
+    status = await api.cancel(batch.remote_id)
+    store.update_batch(batch_id, status.state, status.counts)
+    return status
