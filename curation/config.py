@@ -240,6 +240,15 @@ class Settings(Strict):
             reasoning_effort=own.reasoning_effort,
             max_output_tokens=own.max_output_tokens or self.llm.max_output_tokens)
 
+    def changed_parameters(self, role: str) -> dict[str, object]:
+        """A role's call parameters that differ from curation's defaults: part of what makes a stored output stale.
+
+        Only the changed ones, so a project that never set any keeps the staleness hashes it always had."""
+        defaults = LLMSettings()
+        default = RoleParameters(temperature=defaults.temperature, max_output_tokens=defaults.max_output_tokens)
+        used = self.role_parameters(role).model_dump()
+        return {name: value for name, value in used.items() if value != getattr(default, name)}
+
     def api_key(self, provider: ProviderSettings) -> str | None:
         """The key for a provider, from the environment; never from curate.toml."""
         return os.environ.get(provider.key_variable) or None

@@ -118,7 +118,10 @@ class DescribeStage:
 
     def input_hash(self, competition: Competition, notebooks: list[Notebook]) -> str:
         """Everything that changes the outcome: task facts, notebook code, person-written text, prompts, models."""
+        # changed call parameters only, so a project that never set any keeps its hashes
+        params = {role: changed for role in ROLES if (changed := self.settings.changed_parameters(role))}
         return fingerprint({
+            **({"params": params} if params else {}),
             "task": [competition.comp_name, competition.data_type, competition.metric, competition.data_card],
             "person_written": competition.description,
             "notebooks": [notebook.text for notebook in notebooks],

@@ -160,9 +160,11 @@ class TranslateStage:
         self.prompt = load_prompt(self.settings, "translate")
 
     def input_hash(self, source_text: str, feedback: str | None) -> str:
-        """Source text, prompt, model and reviewer feedback: what changes a translation."""
-        return fingerprint({"source": text_hash(source_text), "prompt": self.prompt.hash,
-                            "model": self.settings.models.translate, "feedback": feedback or ""})
+        """Source text, prompt, model, changed call parameters and reviewer feedback: what changes a translation."""
+        inputs = {"source": text_hash(source_text), "prompt": self.prompt.hash, "model": self.settings.models.translate,
+                  "feedback": feedback or ""}
+        params = self.settings.changed_parameters(ROLE)
+        return fingerprint({**inputs, "params": params} if params else inputs)
 
     def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
         """Fields with no translation, a stale one, or an open retranslate request; missing sources wait."""

@@ -107,3 +107,18 @@ def test_redo_reviewed_keeps_the_old_version_and_its_verdicts_and_sends_the_new_
     assert "21 withdrawn" in curate("merge", "--lang", "kk").output
     pushed = curate("review", "push", "--lang", "kk")
     assert "21 added" in pushed.output and "21 filled rows kept" in pushed.output, pushed.output
+
+
+def test_a_changed_call_parameter_is_a_change_too(reviewed, llm_server):
+    project, fix = reviewed
+    prompt = project / "prompts" / "translate.md"  # undo the fixture's prompt edit: only the parameter changes
+    prompt.write_text(prompt.read_text(encoding="utf-8").removesuffix("\nKeep the register formal.\n"), encoding="utf-8")
+    assert "translate:kk: 0 done" in curate("translate", "--lang", "kk,be", "--yes").output
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("# temperature = 0.0", "temperature = 0.5"), encoding="utf-8")
+    llm_server.respond_with(Translator())
+
+    done = curate("translate", "--lang", "kk,be", "--yes")
+
+    assert "translate would redo 21 texts that exist already (be 21)" in done.output, done.output
+    assert "kept 21 texts reviewed under an older prompt or model (kk 21)" in done.output
