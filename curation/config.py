@@ -143,6 +143,8 @@ class TagSettings(Strict):
 class TranslateSettings(Strict):
     max_attempts: int = Field(default=3, ge=1)
     min_confidence: float = Field(default=0.5, ge=0, le=1)
+    # The adequacy check (sentence embeddings: nothing added, nothing left out); false turns it off.
+    adequacy: bool = True
     # Allowed translation/source length ratio in characters, per target language; "default" for the rest.
     length_ratio: dict[str, tuple[float, float]] = Field(default_factory=lambda: {
         "default": (0.6, 1.9), "zh": (0.15, 0.8), "ja": (0.2, 1.0), "ar": (0.6, 1.6),

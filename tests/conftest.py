@@ -77,3 +77,14 @@ def fake_hub(project: Path, monkeypatch: pytest.MonkeyPatch):
     _http.set_client_factory(lambda: httpx2.Client(transport=hub.transport(), follow_redirects=True))
     yield hub
     _http.set_client_factory(_http.default_client_factory)
+
+
+@pytest.fixture
+def adequacy_off(project: Path) -> None:
+    """`[translate] adequacy = false` in the project's curate.toml: for tests whose fake translator writes filler
+    words in place of a translation (tests/stages/test_translate.py's Translator), which the adequacy check
+    rightly rejects; the check itself is tested on real translations in tests/checks/test_adequacy.py."""
+    config = project / "curate.toml"
+    text = config.read_text(encoding="utf-8")
+    assert "adequacy = true" in text
+    config.write_text(text.replace("adequacy = true", "adequacy = false", 1), encoding="utf-8")

@@ -10,6 +10,9 @@ from curation.store import Store
 from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_translate import Translator
 
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
+
 runner = CliRunner()
 
 

@@ -8,7 +8,9 @@ The checks, each a CheckResult named so, in REGISTRY order:
 - length: the length ratio to the source is within the language's bounds, with the same lines, paragraphs and
   no fewer sentences per line; a short source (a tag) may not lose its words;
 - not_copy: the translation is not the English source, and no English sentence, line or half tag is left in it;
-- script: the letters outside protected spans are in the target's script (simplified Han for Chinese).
+- script: the letters outside protected spans are in the target's script (simplified Han for Chinese);
+- adequacy: no sentence, line or clause added, none left out (sentence embeddings; curation/checks/adequacy.py;
+  `[translate] adequacy = false` turns it off).
 
 They work on restored texts, so review runs them on an annotator's own version and `curate check` on any file.
 A new check is a function of a Pair returning a CheckResult, plugged in with one line in REGISTRY.
@@ -20,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from curation.checks.adequacy import check_adequacy
 from curation.checks.han import traditional
 from curation.checks.language import check_language, check_not_copy
 from curation.checks import language_id
@@ -223,6 +226,13 @@ def check_script(translation: str, language: str, names: Iterable[str] = ()) -> 
 
 Check = Callable[[Pair], CheckResult]
 
+
+def _adequacy(pair: Pair) -> CheckResult:
+    if not pair.settings.translate.adequacy:
+        return CheckResult(name="adequacy", passed=True, detail="off ([translate] adequacy = false)")
+    return check_adequacy(pair.source, pair.translation, pair.language, pair.names)
+
+
 # The checks in the order they run and are shown. A new check plugs in here with one line.
 REGISTRY: dict[str, Check] = {
     "placeholders": lambda p: check_placeholders(p.source, p.translation, p.names),
@@ -231,6 +241,7 @@ REGISTRY: dict[str, Check] = {
     "length": lambda p: check_length(p.source, p.translation, p.language, p.settings, p.names),
     "not_copy": lambda p: check_not_copy(p.source, p.translation, p.language, p.settings, p.names),
     "script": lambda p: check_script(p.translation, p.language, p.names),
+    "adequacy": _adequacy,
 }
 CHECKS = tuple(REGISTRY)
 

@@ -1,7 +1,7 @@
 """The translate stage: each competition's description, data card and domain into one target language.
 
 Per item (competition × field × language): mask the protected spans, ask the `translate` model, restore the
-spans, run the five automatic checks, and on a failure ask again with the failures named, up to
+spans, run the automatic checks, and on a failure ask again with the failures named, up to
 `translate.max_attempts`. What still fails is stored flagged, with its check results, for the annotator.
 
 Translation memory: the messages never hold the competition's slug, so the same English text into the same

