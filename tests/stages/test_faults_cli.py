@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.store import Store
 from tests.fakes.llm_server import Response, cut_off, refusal
 from tests.test_cli_run import Model, kazakh_project  # noqa: F401 (a fixture)
+
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 

@@ -3,8 +3,12 @@ stored, not even flagged for a person (issue 14)."""
 
 from __future__ import annotations
 
+import pytest
 from curation.checks.masking import mask_identifiers
 from tests.stages.test_translate import SOURCES, Translator, add_competition, names_of, retried_once, translate
+
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 
 async def test_a_refusal_is_asked_again_and_the_translation_stored(store, llm_settings, llm_server):

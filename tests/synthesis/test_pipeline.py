@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
@@ -15,6 +16,9 @@ from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_translate import Translator
 from tests.synthesis.datasets import houses, loans, patients, sales
 from tests.synthesis.scripted import TaskDesigner
+
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 SYNTHESIZED = ["houses-house-price", "patients-readmission", "sales-daily-units"]
