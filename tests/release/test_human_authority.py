@@ -22,6 +22,9 @@ from curation.store import Store
 from tests.review.seeding import answer_unanswered
 from tests.stages.test_translate import Translator, pseudo_translation
 
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
+
 runner = CliRunner()
 
 
