@@ -277,6 +277,7 @@ class LLM(BatchCalls):
         connect_failures = 0
         while True:
             progress.attempts += 1
+            reservation = None
             try:
                 async with limits.slot(expected_tokens) as reservation:
                     try:
@@ -312,8 +313,8 @@ class LLM(BatchCalls):
             except Transient as error:
                 failures += 1
                 wait = error.retry_after if error.retry_after is not None else backoff(failures, settings)
-                if error.retry_after is not None:
-                    limits.pause(wait)
+                if error.retry_after is not None:  # this request waits as told; others only if the news is fresh
+                    limits.pause(wait, sent_at=reservation.sent_at if reservation is not None else None)
                 if time.monotonic() + wait > deadline:
                     raise Rejected(f"{error.reason}; gave up after {progress.attempts} attempts in "
                                    f"{time.monotonic() - progress.started:.1f}s "

@@ -53,11 +53,21 @@ class ProviderLimits:
         self.tokens = TokenBucket((settings.tokens_per_minute - burst) / 60.0, burst)
         self.concurrent = asyncio.Semaphore(settings.max_concurrent)
         self._paused_until = 0.0
+        self._paused_at = float("-inf")  # when the latest pause was declared
         self._gate = asyncio.Lock()
 
-    def pause(self, seconds: float) -> None:
-        """The server said 429 with retry-after: hold every request to this provider that long."""
-        self._paused_until = max(self._paused_until, time.monotonic() + seconds)
+    def pause(self, seconds: float, sent_at: float | None = None) -> None:
+        """The server said 429 with retry-after: hold every request to this provider that long.
+
+        A 429 to a request sent (`sent_at`, monotonic) before the latest pause was declared says nothing new: the
+        server's complaint is already being honoured. Letting each of those extend the pause would line every
+        retry up behind the one before it, so only the request itself waits (the caller sleeps its retry-after)."""
+        now = time.monotonic()
+        if sent_at is not None and sent_at < self._paused_at:
+            return
+        if now + seconds > self._paused_until:
+            self._paused_until = now + seconds
+            self._paused_at = now
 
     @asynccontextmanager
     async def slot(self, tokens: int) -> AsyncIterator["Reservation"]:
@@ -76,11 +86,12 @@ class ProviderLimits:
 
 
 class Reservation:
-    """Tokens reserved for one request, corrected once the real usage is known."""
+    """Tokens reserved for one request, corrected once the real usage is known; `sent_at` is when it left."""
 
     def __init__(self, bucket: TokenBucket, estimate: int):
         self._bucket = bucket
         self._estimate = estimate
+        self.sent_at = time.monotonic()
 
     def settle(self, actual: int) -> None:
         self._bucket.give_back(self._estimate - actual)

@@ -132,6 +132,44 @@ def hang() -> Response:
     return Response(kind="hang")
 
 
+class Storm:
+    """A responder that wraps another with a provider having a bad day, at random (seeded): `rate_limits` of the
+    requests get 429 with retry-after, `server_errors` a 500, `cut_offs` a body cut inside a multi-byte character;
+    the rest the wrapped answer. Faults come back at once, answers after `latency` seconds, as a real API does.
+
+        llm_server.respond_with(Storm(model, rate_limits=0.30, server_errors=0.05, cut_offs=0.05, retry_after=1.0))
+    """
+
+    def __init__(self, responder: Callable[[Any], Any], rate_limits: float = 0.30, server_errors: float = 0.05,
+                 cut_offs: float = 0.05, retry_after: float = 1.0, latency: float = 0.0, seed: int = 16):
+        import random
+
+        self.responder, self.latency, self.retry_after = responder, latency, retry_after
+        self.rates = (rate_limits, server_errors, cut_offs)
+        self.random = random.Random(seed)
+        self.counts = {"answer": 0, "429": 0, "500": 0, "cut_off": 0}
+        self._lock = threading.Lock()
+
+    def __call__(self, request: Any) -> Response:
+        with self._lock:
+            draw = self.random.random()
+        rate_limits, server_errors, cut_offs = self.rates
+        if draw < rate_limits:
+            return self._count("429", rate_limited(self.retry_after))
+        if draw < rate_limits + server_errors:
+            return self._count("500", server_error(500))
+        real = _as_response(self.responder(request))
+        if draw < rate_limits + server_errors + cut_offs and real.kind == "answer":
+            real = cut_off(real.content)
+            return self._count("cut_off", slow(self.latency, real) if self.latency else real)
+        return self._count("answer", slow(self.latency, real) if self.latency else real)
+
+    def _count(self, kind: str, response: Response) -> Response:
+        with self._lock:
+            self.counts[kind] += 1
+        return response
+
+
 @dataclass
 class Request:
     """One request as the server saw it."""

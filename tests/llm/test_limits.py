@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from curation.llm import LLM
 from curation.llm.limits import Reservation, TokenBucket
@@ -86,3 +87,20 @@ def test_a_token_reservation_is_corrected_with_the_real_usage():
     Reservation(bucket, 900).settle(100)  # the request really used 100 tokens: 800 come back
     assert bucket.reserve(900) == 0  # so a second one fits at once
     assert bucket.reserve(100) > 0  # and now the bucket is empty
+
+
+def test_only_a_fresh_429_holds_the_other_requests_back(settings):
+    """A 429 answering a request sent before the provider was paused says nothing new; letting it extend the pause
+    would line every retry up behind the one before (the storm in issue 16)."""
+    from curation.llm.limits import ProviderLimits
+
+    limits = ProviderLimits(next(iter(settings.providers.values())))
+    sent_before = time.monotonic()
+    limits.pause(0.5)
+    paused_until = limits._paused_until
+
+    limits.pause(30.0, sent_at=sent_before)  # in flight when the pause began: only that request waits
+    assert limits._paused_until == paused_until
+
+    limits.pause(30.0, sent_at=time.monotonic())  # sent after: the server is still unhappy, everyone waits
+    assert limits._paused_until > paused_until + 20

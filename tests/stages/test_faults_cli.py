@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.store import Store
-from tests.fakes.llm_server import Response, cut_off, refusal
+from tests.fakes.llm_server import Response, Storm, cut_off, refusal
 from tests.test_cli_run import Model, kazakh_project  # noqa: F401 (a fixture)
 
 # The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
@@ -103,3 +103,22 @@ def test_one_item_that_never_gets_a_readable_answer_fails_alone_in_one_line_and_
     assert second.exit_code == 0, second.output
     assert "describe: 1 done, 0 failed" in second.output
     assert {competition_of(request) for request in llm_server.requests} == {"Titanic - Machine Learning from Disaster"}
+
+
+def test_a_storm_run_of_describe_and_translate_finishes_every_item_on_its_first_run(kazakh_project, llm_server):
+    """30% 429 (retry-after), 5% 500 and 5% cut-off bodies: nothing fails, nothing is left for a second run.
+    (scripts/bench_storm.py measures how much longer it takes than a fault-free run.)"""
+    storm = Storm(Model(), rate_limits=0.30, server_errors=0.05, cut_offs=0.05, retry_after=0.05)
+    llm_server.respond_with(storm)
+    assert runner.invoke(app, ["ingest"]).exit_code == 0
+
+    described = runner.invoke(app, ["describe"], env={"COLUMNS": "200"})
+    translated = runner.invoke(app, ["translate", "--lang", "kk"], env={"COLUMNS": "200"})
+
+    assert described.exit_code == 0, described.output
+    assert "describe: 7 done, 0 failed, 0 not started" in described.output
+    assert translated.exit_code == 0, translated.output
+    assert "translate:kk: 14 done, 0 failed, 0 not started" in translated.output  # domains wait for tag
+    assert storm.counts["429"] and storm.counts["500"] and storm.counts["cut_off"]  # the storm did blow
+    with Store(kazakh_project / "data" / "curation.sqlite") as store:
+        assert len(store.translations("kk")) == 14 and len(store.descriptions()) == 7
