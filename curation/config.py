@@ -211,7 +211,7 @@ class Settings(Strict):
 
     @model_validator(mode="after")
     def _roles_have_providers(self) -> "Settings":
-        for role in ROLES:
+        for role in (*ROLES, *(("qe",) if self.models.qe else ())):
             provider = getattr(self.models, role).split(":", 1)[0]
             if provider not in self.providers:
                 known = ", ".join(sorted(self.providers))

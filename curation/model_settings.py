@@ -54,6 +54,16 @@ DEFAULT_MODELS = {
 }
 
 
+def default_qe(translate: str) -> str:
+    """The `qe = "auto"` model: a default of another vendor than the translator's, so the second opinion does
+    not share the translator's blind spots (named from the SDK model lists like every default)."""
+    vendor = translate.split(":", 1)[0]
+    for model in (DEFAULT_MODELS["refine"], DEFAULT_MODELS["translate"]):
+        if model.split(":", 1)[0] != vendor:
+            return model
+    return DEFAULT_MODELS["refine"]
+
+
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 ANTHROPIC_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort in the anthropic SDK
 
@@ -78,6 +88,8 @@ class ModelSettings(Strict):
     translate: str = DEFAULT_MODELS["translate"]
     synthesize: str = DEFAULT_MODELS["synthesize"]  # brainstorm and design of synthesized tasks
     task_review: str = DEFAULT_MODELS["task_review"]  # their soundness review, by the other vendor
+    # Optional quality estimation of translations (MQM-style findings); off when unset, "auto" picks default_qe.
+    qe: str | None = None
     parameters: dict[str, RoleParameters] = Field(default_factory=dict)  # role -> its table's parameters
 
     @model_validator(mode="before")
@@ -95,6 +107,8 @@ class ModelSettings(Strict):
                 parameters[role] = table
         if parameters:
             data["parameters"] = parameters
+        if data.get("qe") == "auto":
+            data["qe"] = default_qe(data.get("translate", DEFAULT_MODELS["translate"]))
         return data
 
     @field_validator("*")

@@ -140,7 +140,7 @@ def translate(
             with stage_progress() as progress:
                 runs = asyncio.run(run(progress))
         except (LLMConfigError, PromptError) as error:
-            raise cannot_run(error, settings, ("translate",)) from None
+            raise cannot_run(error, settings, ("translate", *(("qe",) if settings.models.qe else ()))) from None
         except KeyboardInterrupt:
             raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
         complete = True

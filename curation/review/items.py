@@ -42,7 +42,10 @@ def review_items(store: Store, language: str) -> list[ReviewItem]:
             item_id=item_id(t.competition, t.field, t.language), competition=t.competition, field=t.field,
             language=t.language, text=t.text, original=t.source_text,
             translation_hash=text_hash(t.text, t.source_text, t.round),
-            failed_checks=protected_failure([check.name for check in t.failed_checks]), round=t.round, provenance=t.provenance,
+            # The qe pass's findings are shown whole: "qe: omission (major): '…' — …" tells the annotator where to look.
+            failed_checks=protected_failure([f"qe: {check.detail}" if check.name == "qe" else check.name
+                                             for check in t.failed_checks]),
+            round=t.round, provenance=t.provenance,
         )
         for t in store.translations(language=language)
     ]

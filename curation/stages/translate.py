@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers, placeholder, restore_identifiers
 from curation.checks.not_content import not_content
+from curation.checks.quality_estimate import QualityEstimate, as_check
 from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.fingerprint import fingerprint
@@ -36,6 +37,7 @@ from curation.store import Store
 from curation.status import Section, StatusContext, register_section
 
 ROLE = "translate"
+QE_ROLE = "qe"
 STAGE_PREFIX = "translate:"
 
 KINDS = {
@@ -151,6 +153,7 @@ class TranslateStage:
     waiting: list[str] = field(default_factory=list)  # "slug/field: why" for texts not written yet
     pinned: list[Translation] = field(default_factory=list)  # approved texts left as they are though stale
     prompt: Prompt = field(init=False)
+    qe_prompt: Prompt | None = field(init=False)
     name: str = field(init=False)
     _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
 
@@ -158,12 +161,15 @@ class TranslateStage:
         self.language = parse_language(self.language).code
         self.name = stage_name(self.language)
         self.prompt = load_prompt(self.settings, "translate")
+        self.qe_prompt = load_prompt(self.settings, "qe") if self.settings.models.qe else None
 
     def input_hash(self, source_text: str, feedback: str | None) -> str:
         """Source text, prompt, model, changed call parameters and reviewer feedback: what changes a translation."""
         inputs = {"source": text_hash(source_text), "prompt": self.prompt.hash, "model": self.settings.models.translate,
                   "feedback": feedback or ""}
         params = self.settings.changed_parameters(ROLE)
+        if self.qe_prompt is not None:  # turning QE on re-checks the stored texts (translations come from the cache)
+            inputs["qe"] = [self.settings.models.qe, self.qe_prompt.hash]
         return fingerprint({**inputs, "params": params} if params else inputs)
 
     def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
@@ -252,11 +258,24 @@ class TranslateStage:
             text = restore_identifiers(answered, masked.spans)
             checks = check_translation(item.source_text, text, item.language, self.settings, item.names)
             failed = [check for check in checks if not check.passed]
+            if not failed and self.qe_prompt is not None:
+                # Only a text the automatic checks passed is worth a second model's reading.
+                checks = [*checks, await self._estimate(item, text, llm)]
+                failed = [check for check in checks if not check.passed]
             if not failed or attempt == attempts:
                 return Outcome(text=text, checks=checks, attempts=attempt)
             failures = [f"{check.name}: {_in_placeholders(check.detail, masked.spans)}" for check in failed]
             previous = answered
         raise AssertionError("unreachable: the last attempt returns")
+
+    async def _estimate(self, item: TranslateItem, text: str, llm: LLM) -> CheckResult:
+        """The `qe` model's MQM-style findings on one translation, as the check result "qe"."""
+        language = parse_language(item.language)
+        messages = self.qe_prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
+                                         source=item.source_text, translation=text)
+        answer = await llm.ask(role=QE_ROLE, messages=messages, schema=QualityEstimate, item=item.key,
+                               prompt_hash=self.qe_prompt.hash)
+        return as_check(answer.parsed)
 
     def record(self, store: Store, result: TranslateResult) -> None:
         """The translation, the answered request and the competition's status for this language, in one transaction."""

@@ -1,0 +1,122 @@
+"""The optional `qe` pass against the fake server: a translation only the reviewing model finds fault with goes
+back to the translator with the findings in the prompt, and to the annotator with the findings shown."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+from typer.testing import CliRunner
+
+from curation.cli import app
+
+from curation.checks.masking import mask_identifiers
+from curation.config import Settings
+from curation.review.backends import backend_for
+from curation.review.push import push
+from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer,
+                                         names_of, text_to_translate, translate)
+
+pytestmark = pytest.mark.usefixtures("adequacy_off")  # the other fields get the fake's filler words
+
+QE_MODEL = "anthropic:claude-sonnet-5-5"
+FINDING = {"category": "omission", "severity": "major", "span": "from their age, sex, ticket class and fare",
+           "explanation": "The features the model should use are missing."}
+
+
+def with_qe(settings: Settings) -> Settings:
+    return settings.model_copy(update={"models": settings.models.model_copy(update={"qe": QE_MODEL})})
+
+
+class Reviewer:
+    """Answers qe requests about the Titanic description with scripted findings (the last one repeats), other
+    qe requests (the other fields are reviewed too) with none, and everything else as the translator."""
+
+    def __init__(self, translator: Translator, *findings: list[dict]) -> None:
+        self.translator, self.findings, self.requests = translator, list(findings), []
+
+    def __call__(self, request):
+        if "reviewer of translations" not in request.system_text:
+            return self.translator(request)
+        if "sinking of the Titanic" not in request.user_text:
+            return {"findings": []}
+        self.requests.append(request)
+        return {"findings": self.findings[0] if len(self.findings) == 1 else self.findings.pop(0)}
+
+
+def titanic_translator(store, language: str, *answers: str) -> tuple[Translator, str]:
+    masked = mask_identifiers(SOURCES["titanic_description"], names_of(store, "houses")).text
+    translator = Translator()
+    translator.script(language, masked, *answers)
+    return translator, masked
+
+
+async def test_a_translation_flagged_only_by_qe_is_retranslated_with_the_findings(store, llm_settings, llm_server):
+    add_competition(store, "houses", description=SOURCES["titanic_description"])
+    good = masked_answer(TRANSLATIONS["be"]["titanic_description"], SOURCES["titanic_description"],
+                         names_of(store, "houses"))
+    # Two correct wordings, so the second is a new text for the reviewer (the same text would get the same,
+    # cached, verdict).
+    first = good.replace("Распрацуйце", "Стварыце")
+    translator, masked = titanic_translator(store, "be", first, good)
+    reviewer = Reviewer(translator, [FINDING], [])
+    llm_server.respond_with(reviewer)
+
+    [summary] = await translate(store, with_qe(llm_settings))
+
+    assert summary.complete
+    translation = store.translation("houses", "description", "be")
+    assert translation.attempts == 2 and not translation.flagged
+    assert translation.checks[-1].name == "qe" and translation.checks[-1].detail == "no findings"
+    retry = [r for r in llm_server.requests if "reviewer of translations" not in r.system_text
+             and text_to_translate(r.user_text) == masked][-1].user_text
+    assert ("- qe: omission (major): 'from their age, sex, ticket class and fare' — The features the model "
+            "should use are missing.") in retry
+    # the reviewer read the English and the restored translation, and was the other vendor's model
+    assert SOURCES["titanic_description"] in reviewer.requests[0].user_text
+    assert TRANSLATIONS["be"]["titanic_description"].replace("Распрацуйце", "Стварыце") in reviewer.requests[0].user_text
+    assert reviewer.requests[0].api == "anthropic"
+    # `curate costs` shows what the qe role spent, on its own line
+    costs = CliRunner().invoke(app, ["costs"])
+    assert costs.exit_code == 0, costs.output
+    assert any(" qe " in f" {line} " and "anthropic:claude-sonnet-5-5" in line for line in costs.output.splitlines())
+
+
+async def test_findings_that_stay_flag_the_row_and_reach_the_review_sheet(store, llm_settings, llm_server, project):
+    add_competition(store, "houses", description=SOURCES["titanic_description"])
+    good = masked_answer(TRANSLATIONS["be"]["titanic_description"], SOURCES["titanic_description"],
+                         names_of(store, "houses"))
+    translator, _ = titanic_translator(store, "be", good)
+    llm_server.respond_with(Reviewer(translator, [FINDING]))
+    settings = with_qe(llm_settings)
+
+    await translate(store, settings)
+
+    translation = store.translation("houses", "description", "be")
+    assert translation.flagged and [c.name for c in translation.failed_checks] == ["qe"]
+    assert "qe failed after 3 attempts" in store.status("houses", "translate:be").detail
+
+    settings = settings.model_copy(update={"review": settings.review.model_copy(update={"annotators": {"be": ["ales"]}})})
+    report = push(store, settings, "be", backend_for(settings))
+    book = openpyxl.load_workbook(next(sheet.ref for sheet in report.sheets if sheet.annotator == "ales"))
+    sheet = book["description"]
+    header = [cell.value for cell in sheet[1]]
+    row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
+    assert row[header.index("Check failed")] == (
+        "qe: omission (major): 'from their age, sex, ticket class and fare' — The features the model should use "
+        "are missing.")
+
+
+def test_qe_is_off_by_default_and_auto_picks_the_other_vendor(project):
+    from curation.config import load_settings
+    from curation.model_settings import DEFAULT_MODELS
+
+    assert load_settings(project / "curate.toml").models.qe is None
+    config = project / "curate.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('# qe = "auto"', 'qe = "auto"', 1), encoding="utf-8")
+    settings = load_settings(config)
+    assert settings.models.translate.startswith("openai:") and settings.models.qe == DEFAULT_MODELS["refine"]
+    config.write_text(text.replace('# qe = "auto"', 'qe = "auto"', 1).replace(
+        f'translate = "{DEFAULT_MODELS["translate"]}"', f'translate = "{DEFAULT_MODELS["refine"]}"', 1), encoding="utf-8")
+    settings = load_settings(config)
+    assert settings.models.qe == DEFAULT_MODELS["translate"] and settings.models.qe != settings.models.translate
