@@ -27,15 +27,24 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from curation.config import Settings
 from curation.records import Problem
 from curation.store import Store
 
 EXTENSION_PACKAGES = ("curation.stages", "curation.review")
-STATE_STYLES = {"done": "green", "pending": "dim", "failed": "red", "needs_human": "yellow"}
+# The four kinds the overview counts; a stored state maps to exactly one, so a text is never counted twice.
+KINDS = ("done", "flagged", "open", "failed")
+KIND_OF_STATE = {"done": "done", "needs_human": "flagged", "pending": "open", "failed": "failed"}
+# What to run when a stage family still has open or failed items, in pipeline order.
+NEXT_COMMANDS = {
+    "ingest": "curate ingest",
+    "describe": "curate describe",
+    "tag": "curate tag",
+    "translate": "curate translate",
+    "review": "curate review push",
+    "merge": "curate merge",
+}
+AFTER_COMMANDS = {"curate review push": ", then `curate review pull` once the sheets come back"}
 
 
 @dataclass(frozen=True)
@@ -61,13 +70,21 @@ ColumnFn = Callable[[StatusContext, str], Any]
 SectionFn = Callable[[StatusContext], "Section | None"]
 
 _stages: dict[str, int] = {"ingest": 0}
+_families: dict[str, int] = {}
 _columns: dict[str, ColumnFn] = {}
 _sections: list[SectionFn] = []
 
 
-def register_stage(name: str, order: int = 50) -> None:
-    """Show a stage as a column of states; `order` places it (ingest is 0, later stages larger)."""
-    _stages[name] = order
+def register_stage(name: str, order: int = 50, per_language: bool = False) -> None:
+    """Show a stage as a column of states; `order` places it (ingest is 0, later stages larger). A per-language
+    stage (`translate` stored as `translate:kk`) only gets its place: its columns come from the stored states."""
+    (_families if per_language else _stages)[name] = order
+
+
+def _order(stage: str) -> tuple[int, str]:
+    """Pipeline order of a stage or a stage family (`translate:kk` sorts with `translate`)."""
+    family = stage.partition(":")[0]
+    return _stages.get(stage, _families.get(family, _stages.get(family, 1000))), stage
 
 
 def register_column(title: str) -> Callable[[ColumnFn], ColumnFn]:
@@ -101,6 +118,10 @@ class StatusReport:
     problems: list[Problem]
     sections: list[Section]
     warnings: list[str] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)  # the languages asked for
+    source_language: str = "en"
+    spend_usd: float = 0.0
+    calls: int = 0
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per stage, how many competitions are in each state."""
@@ -113,11 +134,25 @@ class StatusReport:
             result[stage] = tally
         return result
 
+    def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
+        """Stage family -> language ('' for a stage run once) -> competitions per kind (done, flagged, open, failed)."""
+        result: dict[str, dict[str, dict[str, int]]] = {}
+        for stage in self.stages:
+            family, _, language = stage.partition(":")
+            tally = result.setdefault(family, {}).setdefault(language, dict.fromkeys(KINDS, 0))
+            for row in self.competitions:
+                tally[KIND_OF_STATE.get(row.stages[stage]["status"], "open")] += 1
+        return result
+
     def to_json(self) -> dict[str, Any]:
         """The report as plain JSON types, for scripts."""
         return {
             "stages": self.stages,
             "counts": self.counts(),
+            "matrix": self.matrix(),
+            "spend_usd": round(self.spend_usd, 6),
+            "calls": self.calls,
+            "next": next_command(self),
             "competitions": [asdict(row) for row in self.competitions],
             "problems": [problem.model_dump() for problem in self.problems],
             "sections": [asdict(section) for section in self.sections],
@@ -147,7 +182,10 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
     context = StatusContext(store=store, settings=settings, languages=languages)
     statuses = store.statuses()
     statuses = [s for s in statuses if _asked_for(s.stage, languages)]
-    stages = sorted(set(_stages) | {s.stage for s in statuses}, key=lambda name: (_stages.get(name, 1000), name))
+    # A per-language stage nothing has reached yet is still a stage to go through: open in every target asked for.
+    targets = [code for code in languages if code != settings.project.source_language]
+    expected = {f"{family}:{code}" for family in _families for code in targets}
+    stages = sorted(set(_stages) | expected | {s.stage for s in statuses}, key=_order)
     names = {c.competition: c.comp_name for c in store.competitions()}
     counts = store.notebook_counts()
     by_slug: dict[str, dict[str, dict[str, str]]] = {}
@@ -174,100 +212,27 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
             continue
         if section is not None:
             sections.append(section)
-    return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings)
+    costs = store.llm_costs()
+    return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings,
+                        languages=languages, source_language=settings.project.source_language, spend_usd=sum(line.cost_usd for line in costs),
+                        calls=sum(line.calls for line in costs))
+
+
+def next_command(report: StatusReport) -> str:
+    """The command that moves the project on: the first stage, in pipeline order, with open or failed items."""
+    if not report.competitions:
+        return "curate ingest"
+    matrix = report.matrix()
+    for family in sorted(matrix, key=_order):
+        waiting = sorted(language for language, tally in matrix[family].items() if tally["open"] or tally["failed"])
+        if waiting:
+            command = NEXT_COMMANDS.get(family, f"curate {family}")
+            return command.replace("curate translate", f"curate translate --lang {','.join(waiting)}") \
+                if family == "translate" and len(waiting) < len(matrix[family]) else command
+    return "curate publish --version X.Y.Z --to dist/ml2b"
 
 
 def _asked_for(stage: str, languages: list[str]) -> bool:
     """A per-language stage (`translate:kk`) shows only when its language was asked for (`--lang`)."""
     family, _, language = stage.partition(":")
     return not language or language in languages
-
-
-def _stage_columns(stages: list[str]) -> dict[str, list[str]]:
-    """Column title -> the stages it shows. A stage run per language gets one column for all its languages
-    when there are more than two (`translate (12 lang.)`: "10 done, 2 pending"), so thirteen languages fit a terminal."""
-    families: dict[str, list[str]] = {}
-    for stage in stages:
-        families.setdefault(stage.partition(":")[0], []).append(stage)
-    columns: dict[str, list[str]] = {}
-    for stage in stages:
-        family = stage.partition(":")[0]
-        if len(families[family]) > 2:
-            columns[f"{family} ({len(families[family])} lang.)"] = families[family]
-        else:
-            columns[stage] = [stage]
-    return columns
-
-
-def _state_cell(states: list[str]) -> str:
-    """One state, or how many stages are in each state when they differ."""
-    tally: dict[str, int] = {}
-    for state in states:
-        tally[state] = tally.get(state, 0) + 1
-    if len(tally) == 1:
-        state = states[0]
-        return f"[{STATE_STYLES.get(state, '')}]{state}[/]"
-    return ", ".join(f"[{STATE_STYLES.get(state, '')}]{n} {state}[/]" for state, n in sorted(tally.items()))
-
-
-def _summed(counts: dict[str, dict[str, int]], stages: list[str]) -> dict[str, int]:
-    """The state counts of several stages added up."""
-    total: dict[str, int] = {}
-    for stage in stages:
-        for state, n in counts[stage].items():
-            total[state] = total.get(state, 0) + n
-    return total
-
-
-def render_status(report: StatusReport, console: Console) -> None:
-    """Print the report as tables for a person."""
-    if not console.is_terminal:
-        # Piped output has no terminal width to fit; keep slugs and notes whole rather than cut at 80 columns.
-        console = Console(file=console.file, width=max(console.width, 240), color_system=None, highlight=False)
-    if not report.competitions:
-        console.print("No competitions yet. Run [bold]curate ingest[/bold] first.")
-    else:
-        table = Table(title="Competitions", title_justify="left", show_lines=False)
-        table.add_column("competition", no_wrap=True)
-        table.add_column("notebooks", justify="right")
-        stage_columns = _stage_columns(report.stages)
-        for title in stage_columns:
-            table.add_column(title)
-        for title in _columns:
-            table.add_column(title)
-        table.add_column("why / notes", overflow="fold")
-        for row in report.competitions:
-            cells = [row.competition, str(row.notebooks)]
-            cells.extend(_state_cell([row.stages[stage]["status"] for stage in shown])
-                         for shown in stage_columns.values())
-            # The same note in several languages of one stage is one line: "review:be,kk: waiting for ...".
-            noted: dict[tuple[str, str], list[str]] = {}
-            for stage in report.stages:
-                state = row.stages[stage]
-                if state["detail"] and (state["status"] != "done" or stage == "ingest"):
-                    family, _, language = stage.partition(":")
-                    noted.setdefault((family, state["detail"]), []).append(language)
-            notes = [f"{family}{':' + ','.join(langs) if langs != [''] else ''}: {detail}"
-                     if len(report.stages) > 1 else detail for (family, detail), langs in noted.items()]
-            cells.extend(str(row.columns.get(title, "")) for title in _columns)
-            cells.append("\n".join(notes))
-            table.add_row(*cells)
-        console.print(table)
-        counts = report.counts()
-        summary = ", ".join(f"{title}: " + " ".join(f"{n} {state}" for state, n in sorted(_summed(counts, shown).items()))
-                            for title, shown in stage_columns.items())
-        console.print(f"{len(report.competitions)} competitions — {summary}", highlight=False)
-    if report.problems:
-        console.print(f"\n[bold]Problems ({len(report.problems)})[/bold] — fix these and re-run the stage:")
-        for problem in report.problems:
-            console.print(f"  [{problem.stage}] {problem.line()}", markup=False, highlight=False, soft_wrap=True)
-    for section in report.sections:
-        table = Table(*section.columns, title=section.title, title_justify="left")
-        for cells in section.rows:
-            table.add_row(*(str(cell) for cell in cells))
-        console.print()
-        console.print(table)
-        if section.note:
-            console.print(section.note, highlight=False)
-    for warning in report.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)

@@ -27,11 +27,13 @@ def test_ingest_then_status_on_the_sample(project):
     assert "2 problems:" in result.stderr
     assert BROKEN in result.stderr
 
-    result = runner.invoke(app, ["status"])
+    result = runner.invoke(app, ["status", "--detail"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     for slug in SAMPLE_SLUGS:
         assert slug in result.stdout
-    assert "7 competitions — ingest: 7 done" in result.stdout
+    result = runner.invoke(app, ["status"], env={"COLUMNS": "250"})
+    assert result.stdout.startswith("7 competitions in 12 languages")
+    assert next(line for line in result.stdout.splitlines() if line.startswith("en ")).split()[1] == "7"  # all ingested
     assert "Problems (2)" in result.stdout
     assert f"[ingest] {BROKEN}" in result.stdout
     assert "decoded as cp1252" in result.stdout
@@ -73,8 +75,8 @@ def test_a_bad_competition_shows_as_failed_with_its_reason_and_the_others_go_on(
     rows = {row["competition"]: row for row in report["competitions"]}
     assert rows["titanic"]["stages"]["ingest"]["status"] == "failed"
     assert rows["spaceship-titanic"]["stages"]["ingest"]["status"] == "done"
-    status = runner.invoke(app, ["status"]).stdout
-    assert "ingest: 6 done 1 failed" in status
+    status = runner.invoke(app, ["status"], env={"COLUMNS": "250"}).stdout
+    assert next(line for line in status.splitlines() if line.startswith("en ")).split()[1] == "6/·/·/1"
     assert "data/sample/titanic/competition.yaml: missing field 'comp_type'" in status
 
 
@@ -170,7 +172,7 @@ def test_a_dump_with_a_missing_column_is_one_line_and_recorded(project, dump):  
     assert result.stderr.strip().endswith(
         "KernelVersionCompetitionSources.csv: missing column 'SourceCompetitionId'; is it a Meta Kaggle KernelVersionCompetitionSources.csv?")
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "missing column 'SourceCompetitionId'" in runner.invoke(app, ["status"]).stdout
+    assert "missing column 'SourceCompetitionId'" in runner.invoke(app, ["status"], env={"COLUMNS": "250"}).stdout
 
 
 def test_a_refused_dump_keeps_the_problems_of_the_competition_folders(project, dump):  # noqa: F811
@@ -179,7 +181,7 @@ def test_a_refused_dump_keeps_the_problems_of_the_competition_folders(project, d
 
     assert runner.invoke(app, ["ingest", "--source", str(dump)]).exit_code == 2
 
-    status = runner.invoke(app, ["status"]).stdout
+    status = runner.invoke(app, ["status"], env={"COLUMNS": "250"}).stdout
     assert "Problems (3)" in status
     assert f"[ingest] {BROKEN}" in status and "Kernels.csv: missing column 'TotalVotes'" in status
 

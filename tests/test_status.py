@@ -39,12 +39,15 @@ def test_a_stage_registers_its_column_of_states_an_extra_column_and_a_section(pr
     def _languages(context):
         return registry.Section("Proofreading", ["language", "left"], rows=[[code, 7] for code in context.languages], note="fix them")
 
-    result = runner.invoke(app, ["status", "--lang", "kk,be"])
+    result = runner.invoke(app, ["status", "--lang", "kk,be"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "proofread" in result.stdout and "typos" in result.stdout
-    assert "proofread: the proofreader found 3 typos" in result.stdout
-    assert "proofread: 1 failed 6 pending" in result.stdout
+    assert "proofread: the proof" in result.stdout  # cut to the terminal's width: "…"
+    assert "the proofreader found 3 typos" in runner.invoke(app, ["status", "--comp", "titanic"]).stdout
     assert "Proofreading" in result.stdout and "fix them" in result.stdout
+    overview = runner.invoke(app, ["status"], env={"COLUMNS": "200"}).stdout
+    en = next(line for line in overview.splitlines() if line.startswith("en "))
+    assert en.split()[-1] == "·/·/6/1"  # proofread: none done or flagged, 6 open, 1 failed
 
     report = json.loads(runner.invoke(app, ["status", "--json", "--lang", "kk,be"]).stdout)
     rows = {row["competition"]: row for row in report["competitions"]}
@@ -65,7 +68,7 @@ def test_a_broken_extension_is_a_warning_not_a_crash(project, registry):
     result = runner.invoke(app, ["status"])
     assert result.exit_code == 0
     assert "warning: section _broken: KeyError: 'no such table'" in result.stdout
-    assert "titanic" in result.stdout
+    assert "7 competitions" in result.stdout
 
 
 def test_per_language_stages_show_the_languages_asked_for_and_collapse_when_many(project, store):
@@ -76,17 +79,26 @@ def test_per_language_stages_show_the_languages_asked_for_and_collapse_when_many
     store.set_status("titanic", "review:kk", "pending", "waiting for a verdict on domain")
     store.set_status("titanic", "review:be", "pending", "waiting for a verdict on domain")
 
-    only_kk = runner.invoke(app, ["status", "--lang", "kk"]).stdout
-    assert "translate:kk" in only_kk and "translate:be" not in only_kk and "translate:fr" not in only_kk
-    assert "language check failed" not in only_kk
-    assert "translate:kk: 1 done 6 pending" in only_kk
+    def status(*args):
+        return runner.invoke(app, ["status", *args], env={"COLUMNS": "200"}).stdout
 
-    every = runner.invoke(app, ["status"]).stdout
-    assert "translate (3 lang.)" in every and "translate:kk " not in every
-    assert "2 done, 1 needs_human" in every  # titanic's cell: the states of its three languages
+    only_kk = status("--lang", "kk")
+    assert "translate" in only_kk and "translate:be" not in only_kk and "language check failed" not in only_kk
+    titanic = next(line for line in only_kk.splitlines() if line.startswith("titanic"))
+    assert titanic.split()[5:8] == ["done", "open", "open"]  # translate, review, merge in kk
+
+    every = status("--detail")
+    assert "translate:kk" not in every  # twelve languages: one column per stage, counting
+    titanic = next(line for line in every.splitlines() if line.startswith("titanic"))
+    assert "2/1/9/·" in titanic  # translate: 2 done, 1 flagged (be), 9 not started
     assert "translate:be: description: language check failed" in every
-    assert "review:be,kk: waiting for a verdict on domain" in every
-    assert "translate (3 lang.): 2 done 1 needs_human 18 pending" in every
-    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    one = status("--comp", "titanic")
+    assert "review:be" in one and "waiting for a verdict on domain" in one
+
+    overview = status()
+    be = next(line for line in overview.splitlines() if line.startswith("be "))
+    assert be.split()[1] == "·/1/6/·"
+    report = json.loads(status("--json"))
     titanic = next(row for row in report["competitions"] if row["competition"] == "titanic")
     assert titanic["stages"]["translate:be"]["status"] == "needs_human"
+    assert report["matrix"]["translate"]["kk"] == {"done": 1, "flagged": 0, "open": 6, "failed": 0}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,10 +22,12 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=N
 console = Console()
 errors = Console(stderr=True)
 
-ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="curate.toml to use (default: ./curate.toml).")]
+ConfigOption = Annotated[Path | None, typer.Option(
+    "--config", "-c", help="curate.toml to use (default: the nearest one in this folder or a folder above it).")]
 CompetitionOption = Annotated[str | None, typer.Option("--competition", metavar="SLUG", help="Only this competition.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Redo finished competitions too (cached LLM answers are reused).")]
 LangOption = Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: all).")]
+VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="List everything instead of a few examples per kind.")]
 MaxCostOption = Annotated[float | None, typer.Option(
     "--max-cost", min=0, metavar="USD", help="Stop starting LLM calls once the spend would pass this many USD.")]
 
@@ -35,9 +39,22 @@ class _StderrLines(logging.Handler):
         complain(self.format(record))
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"curate {version('curation')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _setup() -> None:
+def _setup(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                 help="Print the version and exit.")] = False) -> None:
     """Build multilingual ML benchmarks from Kaggle competitions."""
+    # Output fits the terminal; when piped, COLUMNS (read now, not at import) sets the width, else rich's 80.
+    columns = os.environ.get("COLUMNS", "")
+    for shown in (console, errors):
+        shown.width = int(columns) if columns.isdigit() else None  # type: ignore[assignment]  (None: ask again)
     logger = logging.getLogger("curation")
     if not any(isinstance(handler, _StderrLines) for handler in logger.handlers):
         logger.addHandler(_StderrLines(logging.WARNING))
@@ -51,6 +68,31 @@ def say(line: str) -> None:
 def complain(line: str) -> None:
     """A line on stderr: a problem, a warning, or what a person should do."""
     errors.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def say_some(lines: list[str], more: str, verbose: bool, *, stderr: bool = False) -> None:
+    """A few of `lines` (all with -v), then "… N more — `more`". A shortened list is wrapped to the terminal so it
+    fits a screen; a whole one is printed as written (paths stay on one line for copying)."""
+    from curation.excerpt import excerpt
+
+    shown = excerpt(lines, more, verbose=verbose)
+    for line in shown:
+        (errors if stderr else console).print(line, markup=False, highlight=False, soft_wrap=shown == lines)
+
+
+def said_once(notes: list[tuple[str, str]]) -> list[str]:
+    """Notes that differ only in their language, as one note naming the languages: (language, note) -> lines."""
+    from curation.excerpt import plural
+
+    grouped: dict[str, list[str]] = {}
+    for language, note in notes:
+        grouped.setdefault(re.sub(rf"\b{re.escape(language)}\b", "{lang}", note), []).append(language)
+    lines = []
+    for template, languages in grouped.items():
+        named = ", ".join(languages) if len(languages) <= 4 else f"{', '.join(languages[:3])} and {len(languages) - 3} more"
+        prefix = f"{languages[0]}: " if len(languages) == 1 else f"{plural(len(languages), 'language')}: "
+        lines.append(prefix + template.replace("{lang}", named, 1).replace("{lang}", languages[0]))
+    return lines
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

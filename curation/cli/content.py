@@ -11,6 +11,7 @@ from curation.cli.base import (
     ConfigOption,
     ForceOption,
     MaxCostOption,
+    VerboseOption,
     app,
     complain,
     fail,
@@ -18,9 +19,11 @@ from curation.cli.base import (
     languages_from,
     open_store,
     say,
+    say_some,
     settings_from,
 )
 from curation.cli.confirm import YesOption, confirm_redo
+from curation.excerpt import plural
 from curation.cli.llm import cannot_run, print_summary, run_llm_stage, stage_progress
 
 
@@ -103,6 +106,7 @@ def translate(
                                 "(the old version and its verdicts stay in the history; the new one goes to review).")] = False,
     yes: YesOption = False,
     max_cost: MaxCostOption = None,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Translate descriptions, data cards and domains into the target languages, with automatic checks."""
@@ -144,14 +148,21 @@ def translate(
         except KeyboardInterrupt:
             raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
         complete = True
+        flagged: dict[str, list[str]] = {}
         for stage, summary in runs:
             print_summary(summary)
-            flagged = [t for t in store.translations(language=stage.language, competition=competition) if t.flagged]
-            if flagged:
-                complain(f"  {len(flagged)} flagged for the annotator (checks still failing): "
-                          + ", ".join(f"{t.competition}/{t.field}" for t in flagged)
-                          + f"; see `curate status --lang {stage.language}`")
+            texts = store.translations(language=stage.language, competition=competition)
+            if ids := [f"{t.competition}/{t.field}" for t in texts if t.flagged]:
+                flagged[stage.language] = ids
             complete = complete and summary.complete
+        if flagged:
+            # Per language a count and at most three ids; every id is one `-v` or `curate status --lang` away.
+            shown = {code: ids if verbose else ids[:3] for code, ids in flagged.items()}
+            lines = [f"{code}: {plural(len(ids), 'text')} flagged for the annotator (checks still failing): "
+                     + ", ".join(shown[code]) + (f" and {len(ids) - len(shown[code])} more" if len(ids) > len(shown[code]) else "")
+                     for code, ids in flagged.items()]
+            worst = max(flagged, key=lambda code: len(flagged[code]))
+            say_some(lines, f"which ones: `curate status --detail --lang {worst}`", verbose, stderr=True)
         for line in runs[0][0].waiting if runs else []:
             complain(f"waiting: {line}")
         kept = {stage.language: len(stage.pinned) for stage, _ in runs if stage.pinned}

@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, app, complain, console, fail, languages_from, open_store, say, settings_from
+from curation.cli.base import (
+    ConfigOption,
+    VerboseOption,
+    app,
+    complain,
+    console,
+    fail,
+    languages_from,
+    open_store,
+    say,
+    settings_from,
+)
 
 
 @app.command()
@@ -70,13 +81,17 @@ def ingest(
 @app.command()
 def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object, for scripts.")] = False,
-    lang: Annotated[str, typer.Option("--lang", help="Languages for the per-language sections: 'all' or ISO codes, e.g. kk,be.")] = "all",
+    lang: Annotated[str, typer.Option("--lang", help="Per competition, for these languages: ISO codes, e.g. kk,be (default: the overview of all).")] = "all",
+    comp: Annotated[str | None, typer.Option("--comp", metavar="SLUG", help="Every stage and language of one competition.")] = None,
+    detail: Annotated[bool, typer.Option("--detail", help="One row per competition, and the per-stage sections.")] = False,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
-    """Per competition: which stages are done, pending or failed, and why; then the problems to fix."""
+    """One screen: competitions done/flagged/open/failed per stage and language, spend, and the next command."""
     import json
 
-    from curation.status import build_status, render_status
+    from curation.status import build_status
+    from curation.status_view import render_status
 
     settings = settings_from(config)
     languages = languages_from(lang, settings, include_source=True)
@@ -85,7 +100,8 @@ def status(
     if as_json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2, default=str))
     else:
-        render_status(report, console)
+        render_status(report, console, detail=detail or lang.strip().lower() != "all", competition=comp,
+                      verbose=verbose)
 
 
 @app.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typing
+from typing import Annotated
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -104,19 +105,31 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
 
 
 @app.command()
-def costs(config: ConfigOption = None) -> None:
+def costs(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the lines and totals as one JSON object, for scripts.")] = False,
+    config: ConfigOption = None,
+) -> None:
     """Spend and tokens by stage, role and model, what the answer cache saved and what prompt caching saved."""
     settings = settings_from(config)
     with open_store(settings) as store:
         lines = store.llm_costs()
-    if not lines:
-        say("no LLM calls logged yet")
-        return
     from curation.llm.pricing import prompt_cache_saving_usd
 
     # The prompt cache's saving comes from today's [prices]: the call log keeps tokens, not rates.
     cache_saved = [prompt_cache_saving_usd(settings.prices.get(line.model), line.tokens_cached,
                                            line.tokens_cache_write) for line in lines]
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"lines": [{**line.model_dump(), "prompt_cache_saved_usd": saved}
+                                         for line, saved in zip(lines, cache_saved)],
+                               "spent_usd": sum(line.cost_usd for line in lines),
+                               "saved_usd": sum(line.saved_usd for line in lines),
+                               "prompt_cache_saved_usd": sum(cache_saved)}, indent=2))
+        return
+    if not lines:
+        say("no LLM calls logged yet")
+        return
     header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'failed':>6} " \
              f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10} {'cache USD':>10}"
     say(header)

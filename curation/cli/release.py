@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, app, complain, open_store, say, settings_from
+from curation.cli.base import ConfigOption, VerboseOption, app, complain, open_store, say, say_some, settings_from
 
 
 @app.command()
@@ -18,6 +18,7 @@ def publish(
     drop_language: Annotated[list[str] | None, typer.Option(
         "--drop-language", metavar="CODE", help="With --allow-partial: a language the previous release had that this "
                                                 "one may lose entirely (refused otherwise).")] = None,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Publish the merged texts as a versioned dataset release (HF configs, harness files, card, manifest)."""
@@ -29,8 +30,10 @@ def publish(
             report = publish_release(store, settings, version, to, allow_partial=allow_partial, public=public,
                                      drop_languages=tuple(drop_language or ()))
         except PublishRefused as refused:
-            for line in refused.lines:
-                complain(line)
+            # Hundreds of held-back rows say little more than a few do; the last line says what to do.
+            *problems, verdict = refused.lines
+            say_some(problems, "`-v` lists all; per language: `curate status --detail`", verbose, stderr=True)
+            complain(verdict)
             raise typer.Exit(refused.exit_code) from None
     release = report.release
     say(f"published {report.tag} to {release.target} (commit {release.commit[:12]}): "
@@ -39,18 +42,26 @@ def publish(
     if report.previous_version:
         for line in change_lines(report.previous_version, report.changes):
             say(line)
-    for offender in report.held_back:
-        complain(f"held back: {offender.line()}")
+    say_some([f"held back: {offender.line()}" for offender in report.held_back],
+             "`-v` lists all; the card and manifest.json list them too", verbose, stderr=True)
     if report.without_grading:
         complain("not in competitions.json (no grading block): " + ", ".join(report.without_grading))
 
 
 @app.command()
-def releases(config: ConfigOption = None) -> None:
+def releases(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the releases as a JSON list, for scripts.")] = False,
+    config: ConfigOption = None,
+) -> None:
     """Releases published from this store: version, date, target and rows per language."""
     settings = settings_from(config)
     with open_store(settings) as store:
         recorded = store.releases()
+    if as_json:
+        import json
+
+        typer.echo(json.dumps([release.model_dump() for release in recorded], ensure_ascii=False, indent=2))
+        return
     if not recorded:
         say("no releases yet; publish one with `curate publish --version 1.0.0 --to dist/ml2b`")
         return

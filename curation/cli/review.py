@@ -7,7 +7,21 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, LangOption, app, complain, fail, languages_from, open_store, say, settings_from
+from curation.cli.base import (
+    ConfigOption,
+    LangOption,
+    VerboseOption,
+    app,
+    complain,
+    fail,
+    languages_from,
+    open_store,
+    said_once,
+    say,
+    say_some,
+    settings_from,
+)
+from curation.excerpt import plural
 
 
 review_app = typer.Typer(no_args_is_help=True, help="Review sheets for native-speaker annotators: push, pull, import.")
@@ -16,9 +30,10 @@ app.add_typer(review_app, name="review")
 
 @review_app.command("push")
 def review_push(
-    lang: Annotated[str, typer.Option("--lang", help="ISO code(s), or 'all'; the source language (en) pushes the rubric sheet.")],
+    lang: Annotated[str | None, typer.Option("--lang", help="ISO code(s), or 'all'; the source language (en) pushes the rubric sheet (default: every language with items to review).")] = None,
     annotator: Annotated[str | None, typer.Option("--annotator", help="Push to this annotator only (name or e-mail).")] = None,
     backend: Annotated[str | None, typer.Option("--backend", help="xlsx (default) or sheets.")] = None,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Write review sheets: new and changed items only; rows an annotator filled are never touched."""
@@ -29,13 +44,18 @@ def review_push(
     settings = settings_from(config)
     if backend not in (None, "xlsx", "sheets"):
         raise fail(f"unknown backend {backend!r}; use xlsx or sheets")
-    languages = languages_from(lang, settings, include_source=True)
     failed = 0
+    notes: list[tuple[str, str]] = []
     with open_store(settings) as store:
+        languages = languages_from(lang, settings, include_source=True) if lang is not None else _with_items(store, settings)
+        if not languages:
+            say("nothing to review yet: no descriptions or translations in the store; run `curate run` first")
+            return
         try:
             sheets = backend_for(settings, backend)
         except ReviewError as error:
             raise fail(str(error)) from None
+        unchanged = []
         for language in languages:
             try:
                 report = push(store, settings, language, sheets, annotator)
@@ -43,12 +63,27 @@ def review_push(
                 complain(f"error: {error}")
                 failed += 1
                 continue
-            for sheet in report.sheets:
-                say(f"{language} {sheet.line()}")
-            for note in report.notes:
-                complain(f"{language}: {note}")
+            if not verbose and len(languages) > 1 and report.sheets and not any(
+                    sheet.added or sheet.updated or sheet.restored for sheet in report.sheets):
+                unchanged.append(language)
+            else:
+                for sheet in report.sheets:
+                    say(f"{language} {sheet.line()}")
+            notes.extend((language, note) for note in report.notes)
+        if unchanged:
+            say(f"{plural(len(unchanged), 'language')} with nothing new to push: {', '.join(unchanged)}")
+    for note in said_once(notes):
+        complain(note)
     if failed:
         raise typer.Exit(1)
+
+
+def _with_items(store, settings) -> list[str]:
+    """The languages with something to review: targets with translations, and the source when it has descriptions."""
+    translated = {translation.language for translation in store.translations()}
+    source = settings.project.source_language
+    return [code for code in settings.project.languages
+            if code in translated or (code == source and store.descriptions())]
 
 
 @review_app.command("pull")
@@ -56,6 +91,8 @@ def review_pull(
     lang: LangOption = None,
     file: Annotated[Path | None, typer.Option("--file", help="A returned .xlsx workbook to read instead of the pushed sheets.")] = None,
     backend: Annotated[str | None, typer.Option("--backend", help="xlsx (default) or sheets.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per language, for scripts.")] = False,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Read verdicts and rubric scores back; report bad rows by tab and row; store the valid ones."""
@@ -81,22 +118,42 @@ def review_pull(
         else:
             languages = sorted({row.language for row in store.pushed_rows()})
         problems = 0
+        reports = []
         try:
             sheets = backend_for(settings, backend) if file is None else XlsxBackend(settings.path("review_sheets"), settings.root)
             for language in languages:
                 report = pull(store, settings, language, sheets, file)
+                reports.append(report)
+                if as_json:
+                    continue
                 for problem in report.problems:
                     complain(problem)
                 for note in report.notes:
                     complain(f"note: {note}")
                 problems += len(report.problems)
-                say(f"{language}: {report.verdicts} new verdicts, {report.scores} new rubric scores, "
-                     f"{report.repeated} already stored, {len(report.problems)} rows not taken until corrected"
-                     + (f"; written to {', '.join(str(p) for p in report.files)}" if report.files else ""))
+                if verbose or len(languages) == 1 or report.verdicts or report.scores or report.problems:
+                    say(_pulled_line(report))
         except ReviewError as error:
             raise fail(str(error)) from None
+    if as_json:
+        import json
+
+        typer.echo(json.dumps([{"language": r.language, "verdicts": r.verdicts, "scores": r.scores,
+                                "already_stored": r.repeated, "problems": r.problems, "notes": r.notes,
+                                "files": [str(path) for path in r.files]} for r in reports], ensure_ascii=False, indent=2))
+        problems = sum(len(r.problems) for r in reports)
+    elif quiet := [r.language for r in reports if not (verbose or len(reports) == 1 or r.verdicts or r.scores or r.problems)]:
+        stored = sum(r.repeated for r in reports if r.language in quiet)
+        say(f"nothing new from {plural(len(quiet), 'language')} ({', '.join(quiet)})"
+            + (f"; {plural(stored, 'answer')} already stored" if stored else ""))
     if problems:
         raise typer.Exit(1)
+
+
+def _pulled_line(report) -> str:
+    return (f"{report.language}: {plural(report.verdicts, 'new verdict')}, {plural(report.scores, 'new rubric score')}, "
+            f"{report.repeated} already stored, {plural(len(report.problems), 'row')} not taken until corrected"
+            + (f"; written to {', '.join(str(p) for p in report.files)}" if report.files else ""))
 
 
 @review_app.command("import")
@@ -121,17 +178,22 @@ def review_import(
 
 
 @app.command()
-def merge(lang: LangOption = None, config: ConfigOption = None) -> None:
+def merge(lang: LangOption = None, verbose: VerboseOption = False, config: ConfigOption = None) -> None:
     """Final texts from verdicts and fixes; NOs without a fix go back to translate; final rubric scores."""
     from curation.stages.merge import merge as merge_stage
 
     settings = settings_from(config)
     languages = languages_from("all" if lang is None else lang, settings, include_source=True)
     with open_store(settings) as store:
-        for summary in merge_stage(store, settings, languages):
-            say(summary.line())
-            for line in summary.open:
-                say(f"  open: {line}")
+        summaries = merge_stage(store, settings, languages)
+    for summary in summaries:
+        say(summary.line())
+    waiting = [summary for summary in summaries if summary.open]
+    if waiting:
+        busiest = max(waiting, key=lambda summary: len(summary.open)).language
+        say_some([f"  open: {line}" for summary in waiting for line in summary.open],
+                 f"`-v` lists all; per competition: `curate status --detail --lang {busiest}`",
+                 verbose)
 
 
 @app.command()

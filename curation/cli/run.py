@@ -57,15 +57,16 @@ def run(
     def budget() -> float | None:
         return None if max_cost is None else max(0.0, max_cost - (_spent(settings) - start))
 
-    review_languages = lang if lang.strip().lower() != "all" else ",".join(settings.project.languages)
+    review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
     steps: list[tuple[str, Callable[[], None]]] = [
         ("ingest", lambda: ingest(source=None, top=None, code=None, config=config)),
         ("describe", lambda: describe(competition=None, max_rounds=None, force=False, yes=yes, max_cost=budget(),
                                          config=config)),
         ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config)),
         ("translate", lambda: translate(lang=lang, competition=None, force=False, yes=yes, max_cost=budget(),
-                                           config=config)),
-        ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, config=config)),
+                                           verbose=False, config=config)),
+        ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, verbose=False,
+                                            config=config)),
     ]
     unfinished = []
     for name, step in steps:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from curation.review.statistics import review_statistics, rubric_statistics
-from curation.status import Section, StatusContext, register_section
+from curation.status import Section, StatusContext, register_section, register_stage
+
+register_stage("review", order=50, per_language=True)
+register_stage("merge", order=60, per_language=True)
 
 
 @register_section

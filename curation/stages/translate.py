@@ -34,7 +34,7 @@ from curation.records import FIELDS, CheckResult, Competition, Translation
 from curation.review.approval import approved_translations
 from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, run_stage
 from curation.store import Store
-from curation.status import Section, StatusContext, register_section
+from curation.status import Section, StatusContext, register_section, register_stage
 
 ROLE = "translate"
 QE_ROLE = "qe"
@@ -322,6 +322,9 @@ async def translate_languages(store: Store, settings: Settings, llm: LLM, langua
 
 
 # -- `curate status --lang X`: how translations fare in the automatic checks ----------------------------
+
+
+register_stage("translate", order=40, per_language=True)
 
 
 @register_section

@@ -24,8 +24,10 @@ def add_annotators(project, line: str) -> None:
 def test_push_without_annotators_uses_default_names_and_says_where_to_name_them(project, seeded):
     result = curate("review", "push", "--lang", "kk,en")
     assert result.exit_code == 0, result.output
-    assert "kk: no annotators named for kk: the sheets are for annotator-1, annotator-2; name them under " \
-           "[review.annotators]" in result.output
+    # said once for both languages, not once per language
+    assert "2 languages: no annotators named for kk, en: the sheets are for annotator-1, annotator-2; name them " \
+           'under [review.annotators] in curate.toml (kk = ["name@example.org"])' in result.output
+    assert result.output.count("no annotators named") == 1
     assert "kk annotator-1:" in result.output and "kk annotator-2:" in result.output
     assert "en annotator-1:" in result.output and "en annotator-2:" in result.output
 
@@ -65,7 +67,7 @@ def test_pull_then_import_into_a_lost_store(project, seeded):
     assert curate("review", "push", "--lang", "kk").exit_code == 0
     fill(project / "review" / "kk" / "kk-aigerim.xlsx", "domain", "titanic/domain/kk", verdict="YES and YES")
     pulled = curate("review", "pull")
-    assert pulled.exit_code == 0 and "kk: 1 new verdicts" in pulled.output
+    assert pulled.exit_code == 0 and "kk: 1 new verdict," in pulled.output
     assert "kk: 0 new verdicts, 0 new rubric scores, 1 already stored" in curate("review", "pull").output
     import json
 

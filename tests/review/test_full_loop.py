@@ -106,7 +106,7 @@ async def test_translate_push_fill_pull_merge_report_and_a_second_round(project,
     rows = [row for row in openpyxl.load_workbook(workbook)["data_card"].iter_rows(min_row=2, values_only=True) if row[0]]
     assert [row[0] for row in rows if row[0].startswith("titanic/")] == ["titanic/data_card/kk", "titanic/data_card/kk #2"]
     answer_all(workbook)
-    assert "kk: 1 new verdicts" in curate("review", "pull", "--lang", "kk").output
+    assert "kk: 1 new verdict," in curate("review", "pull", "--lang", "kk").output
     assert f"kk: {judged - 1} keep, 1 fix" in curate("merge", "--lang", "kk").output
 
     with Store(llm_settings.path("store")) as store:

@@ -22,7 +22,7 @@ def test_ingest_describe_tag_status_on_the_sample(project, llm_server, monkeypat
     assert runner.invoke(app, ["ingest"]).exit_code == 0
     described = runner.invoke(app, ["describe"])
     tagged = runner.invoke(app, ["tag"])
-    status = runner.invoke(app, ["status"], env={"COLUMNS": "250"})
+    status = runner.invoke(app, ["status", "--detail"], env={"COLUMNS": "250"})
 
     assert described.exit_code == 0, described.output
     assert "describe: 7 done, 0 failed" in described.output

@@ -10,7 +10,8 @@ from curation.llm import LLM
 from curation.stages.describe import DescribeStage
 from curation.stages.runner import run_stage
 from curation.stages.tag import TagStage
-from curation.status import build_status, render_status
+from curation.status import build_status
+from curation.status_view import render_status
 from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_describe import HOUSES_CLEAN, HOUSES_VAGUE, TITANIC_CLEAN, add_competition
 
@@ -51,6 +52,6 @@ async def test_status_shows_grades_rounds_flags_and_the_share_good_after_round_o
     assert card.rows == [["house-prices", "submission_format", "The submission file has an Id and a SalePrice column."]]
 
     out = io.StringIO()
-    render_status(report, Console(file=out, width=200))
+    render_status(report, Console(file=out, width=200), detail=True)
     shown = out.getvalue()
     assert "good after round 1: 33%" in shown and "maritime studies" in shown

@@ -138,5 +138,5 @@ def test_a_rewrite_identical_to_the_rejected_text_is_never_resolved(sample, llm_
     curate("report")
     report = (sample / "reports" / "review.md").read_text(encoding="utf-8")
     assert "- descriptions sent back to describe: 1; not rewritten yet: 1 (titanic)" in report
-    published = curate("publish", "--version", "1.0.0", "--to", "dist/ml2b")
+    published = curate("publish", "--version", "1.0.0", "--to", "dist/ml2b", "-v")
     assert published.exit_code != 0 and "titanic" in published.output

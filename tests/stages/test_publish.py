@@ -172,7 +172,9 @@ def _break_gates(store: Store, settings) -> None:
 
 def test_gates_refuse_and_list_each_offender(project: Path, settings, store: Store):
     _break_gates(store, settings)
-    result = curate("publish", "--version", "1.0.0", "--to", DIST)
+    short = curate("publish", "--version", "1.0.0", "--to", DIST)
+    assert short.exit_code == 1 and "… 3 more — `-v` lists all" in short.output
+    result = CliRunner().invoke(app, ["publish", "--version", "1.0.0", "--to", DIST, "-v"], env={"COLUMNS": "200"})
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert "be/titanic/data_card: the final text fails the translation checks" in result.output

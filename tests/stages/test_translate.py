@@ -328,7 +328,7 @@ def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
 
     assert result.exit_code == 0, result.output
     assert f"translate:kk: {3 * len(slugs)} done, 0 failed" in result.output
-    assert "1 flagged for the annotator (checks still failing): spaceship-titanic/data_card" in result.output
+    assert "kk: 1 text flagged for the annotator (checks still failing): spaceship-titanic/data_card" in result.output
     with Store(settings.path("store")) as store:
         translations = store.translations(language="kk")
         assert {(t.competition, t.field) for t in translations} == {(s, f) for s in slugs

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -54,10 +56,12 @@ def test_four_datasets_three_verified_and_the_leak_rejected(project, designer, r
     ingested = runner.invoke(app, ["ingest", "--source", str(out)])
     assert ingested.exit_code == 0 and "3 competitions from" in ingested.output and "3 added" in ingested.output
     assert "rejected" not in ingested.output  # the rejected drafts are not competitions
-    status = runner.invoke(app, ["status"], env={"COLUMNS": "250"})
+    status = runner.invoke(app, ["status", "--detail", "-v"], env={"COLUMNS": "250"})  # -v: cells wrap, not cut
     shown = " ".join(status.output.split())
+    assert "loans-loan-default" in status.output and "houses-house-price" in status.output
     assert "synthesize: rejected: no leaking column: collection_status alone predicts defaulted" in shown
-    assert "synthesize: 3 done 1 failed" in shown
+    matrix = json.loads(runner.invoke(app, ["status", "--json"]).output)["matrix"]
+    assert matrix["synthesize"][""] == {"done": 3, "flagged": 0, "open": 0, "failed": 1}  # the leak failed
 
     again = runner.invoke(app, ["synthesize", *(str(raw / name) for name in ("houses", "patients", "loans", "sales")),
                                 "--out", str(out)])

@@ -1,0 +1,17 @@
+"""Long lists shortened for a screen: the first few lines, then how many more and where to see them all."""
+
+from __future__ import annotations
+
+EXAMPLES = 3
+
+
+def excerpt(lines: list[str], more: str, *, verbose: bool = False, limit: int = EXAMPLES) -> list[str]:
+    """`lines` whole when verbose or short; otherwise the first `limit` and "N more — `more`"."""
+    if verbose or len(lines) <= limit + 1:  # "1 more" would take the line it saves
+        return list(lines)
+    return [*lines[:limit], f"… {len(lines) - limit} more — {more}"]
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """'1 language', '2 languages' (`many` for irregular plurals)."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
