@@ -28,6 +28,11 @@ CompetitionOption = Annotated[str | None, typer.Option("--competition", metavar=
 ForceOption = Annotated[bool, typer.Option("--force", help="Redo finished competitions too (cached LLM answers are reused).")]
 LangOption = Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: all).")]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="List everything instead of a few examples per kind.")]
+BatchOption = Annotated[bool, typer.Option(
+    "--batch", help="Send uncached requests through the providers' batch APIs (half price, answers within 24 h).")]
+BatchFallbackOption = Annotated[str | None, typer.Option(
+    "--batch-fallback", metavar="online",
+    help="'online': ask online at once what a batch did not answer (default: leave those items pending).")]
 MaxCostOption = Annotated[float | None, typer.Option(
     "--max-cost", min=0, metavar="USD", help="Stop starting LLM calls once the spend would pass this many USD.")]
 
@@ -101,11 +106,18 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def settings_from(config: Path | None) -> Settings:
+def settings_from(config: Path | None, batch: bool = False, batch_fallback: str | None = None) -> Settings:
+    """The project's settings; --batch and --batch-fallback override [llm] mode and batch_fallback for this run."""
     try:
-        return load_settings(config)
+        settings = load_settings(config)
     except ConfigError as error:
         raise fail(str(error)) from None
+    if batch_fallback is not None and batch_fallback not in ("online", "pending"):
+        raise fail(f"--batch-fallback {batch_fallback}: use 'online' (or 'pending', the default)")
+    update = {"mode": "batch"} if batch else {}
+    if batch_fallback is not None:
+        update["batch_fallback"] = batch_fallback
+    return settings.model_copy(update={"llm": settings.llm.model_copy(update=update)}) if update else settings
 
 
 @contextmanager

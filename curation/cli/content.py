@@ -7,6 +7,8 @@ from typing import Annotated
 import typer
 
 from curation.cli.base import (
+    BatchFallbackOption,
+    BatchOption,
     CompetitionOption,
     ConfigOption,
     ForceOption,
@@ -46,6 +48,8 @@ def describe(
     force: ForceOption = False,
     yes: YesOption = False,
     max_cost: MaxCostOption = None,
+    batch: BatchOption = False,
+    batch_fallback: BatchFallbackOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
@@ -53,7 +57,7 @@ def describe(
     from curation.stages.describe_report import describe_figures
     from curation.stages.redo import describe_redo
 
-    settings = settings_from(config)
+    settings = settings_from(config, batch, batch_fallback)
     with open_store(settings) as store:
         stage, run = _run_stage(store, settings, competition, lambda: DescribeStage(
             settings, only=competition, max_rounds=max_rounds, force=force), ROLES, max_cost)
@@ -76,12 +80,14 @@ def tag(
     competition: CompetitionOption = None,
     force: ForceOption = False,
     max_cost: MaxCostOption = None,
+    batch: BatchOption = False,
+    batch_fallback: BatchFallbackOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Give every described competition one domain from [tag] vocabulary."""
     from curation.stages.tag import TagStage
 
-    settings = settings_from(config)
+    settings = settings_from(config, batch, batch_fallback)
     with open_store(settings) as store:
         stage, run = _run_stage(store, settings, competition, lambda: TagStage(settings, only=competition, force=force),
                                 ("tag",), max_cost)
@@ -107,6 +113,8 @@ def translate(
     yes: YesOption = False,
     max_cost: MaxCostOption = None,
     verbose: VerboseOption = False,
+    batch: BatchOption = False,
+    batch_fallback: BatchFallbackOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Translate descriptions, data cards and domains into the target languages, with automatic checks."""
@@ -117,7 +125,7 @@ def translate(
     from curation.stages.redo import translate_redo
     from curation.stages.translate import TranslateStage, translate_languages
 
-    settings = settings_from(config)
+    settings = settings_from(config, batch, batch_fallback)
     source = settings.project.source_language
     languages = languages_from(lang, settings)
     for code in languages:

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import (ConfigOption, MaxCostOption, app, complain, console, languages_from, open_store, say,
-                               settings_from)
+from curation.cli.base import (BatchFallbackOption, BatchOption, ConfigOption, MaxCostOption, app, complain, console,
+                               languages_from, open_store, say, settings_from)
 from curation.cli.confirm import YesOption
 from curation.cli.content import describe, tag, translate
 from curation.cli.ingest import ingest
@@ -42,6 +42,8 @@ def run(
     lang: Annotated[str, typer.Option("--lang", help="Languages to translate and push: 'all' or ISO codes.")] = "all",
     backend: Annotated[str | None, typer.Option("--backend", help="Review sheets backend: xlsx (default) or sheets.")] = None,
     yes: YesOption = False,
+    batch: BatchOption = False,
+    batch_fallback: BatchFallbackOption = None,
     max_cost: MaxCostOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -50,7 +52,8 @@ def run(
     A stage whose items partly failed does not stop the later ones (they work on what is ready); a setup
     error such as a missing key stops the run with what to set. Exits non-zero when anything is left undone.
     """
-    settings = settings_from(config)
+    settings = settings_from(config, batch, batch_fallback)  # refuses a bad --batch-fallback before any stage
+    batching = {"batch": batch, "batch_fallback": batch_fallback}
     languages_from(lang, settings, include_source=True)  # an empty or unknown --lang stops before anything runs
     start = _spent(settings)
 
@@ -61,10 +64,10 @@ def run(
     steps: list[tuple[str, Callable[[], None]]] = [
         ("ingest", lambda: ingest(source=None, top=None, code=None, config=config)),
         ("describe", lambda: describe(competition=None, max_rounds=None, force=False, yes=yes, max_cost=budget(),
-                                         config=config)),
-        ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config)),
+                                         config=config, **batching)),
+        ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config, **batching)),
         ("translate", lambda: translate(lang=lang, competition=None, force=False, yes=yes, max_cost=budget(),
-                                           verbose=False, config=config)),
+                                           verbose=False, config=config, **batching)),
         ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, verbose=False,
                                             config=config)),
     ]

@@ -88,7 +88,7 @@ class LLM(BatchCalls):
         self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
         # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
         self.batch_mode = settings.llm.mode == "batch"
-        self._batcher = Batcher(store, settings.llm.batch_poll_seconds, lambda name: self._providers[name].batches())
+        self._batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api)
 
     async def __aenter__(self) -> "LLM":
         return self
@@ -202,6 +202,10 @@ class LLM(BatchCalls):
                 self._providers[name] = OpenAIChat(settings, key, base_url)
             self._limits[name] = ProviderLimits(settings)
         return self._providers[name]
+
+    def batch_api(self, name: str) -> BatchAPI:
+        """The batch API of a configured provider (its SDK client built on first use)."""
+        return self._provider(name, self.settings.providers[name]).batches()
 
     def _mode(self, name: str, settings: ProviderSettings, schema: type[BaseModel] | None) -> Mode:
         if schema is None:
