@@ -19,6 +19,8 @@ from tests.conftest import REPO
 from tests.test_cli_run import kazakh_project  # noqa: F401  (the sample translating into Kazakh, on the fake)
 
 runner = CliRunner()
+# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
+pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 
 @pytest.fixture
