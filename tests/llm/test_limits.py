@@ -34,10 +34,11 @@ async def test_requests_per_minute_are_never_exceeded_in_any_window(llm_server, 
 
     arrivals = [r.received_at for r in llm_server.requests]
     assert len(arrivals) == 30
-    # a bucket of one request refilled 20 times a second lets at most 1 + 20 t through in any t seconds
-    # (+1 for jitter between leaving the client and arriving at the server), and never a burst
-    assert most_in_any_window(arrivals, 1.0) <= 22
-    assert most_in_any_window(arrivals, 0.25) <= 7
+    # a bucket of one request refilled 20 times a second lets at most 1 + 20 t through in any t seconds, and never
+    # a burst (30 at once). Arrivals are stamped by the server, so a loaded machine can bunch two or three requests
+    # that left the client 50 ms apart: allow that much jitter, far below a burst.
+    assert most_in_any_window(arrivals, 1.0) <= 24
+    assert most_in_any_window(arrivals, 0.25) <= 9
 
 
 async def test_roles_on_one_provider_share_its_limit(llm_server, settings, store):
@@ -61,7 +62,7 @@ async def test_tokens_per_minute_are_never_exceeded_in_any_window(llm_server, se
     arrivals = sorted(r.received_at for r in llm_server.requests)
     assert len(arrivals) == 30
     most_tokens_per_second = most_in_any_window(arrivals, 1.0) * 2001
-    assert most_tokens_per_second <= 30_000 + 9_500 + 2001  # burst + one second of refill (+ one for jitter)
+    assert most_tokens_per_second <= 30_000 + 9_500 + 2 * 2001  # burst + one second of refill (+ two for jitter)
     assert most_in_any_window(arrivals, 0.05) < 30  # it did hold requests back
 
 
