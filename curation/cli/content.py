@@ -145,11 +145,12 @@ def translate(
 
         async def run(progress):
             async with LLM(settings, store, max_cost=max_cost, stage="translate") as llm:
+                progress.watch(llm)
                 return await translate_languages(store, settings, llm, languages, only=competition, force=force,
                                                  progress=progress, redo_reviewed=redo_reviewed)
 
         try:
-            with stage_progress() as progress:
+            with stage_progress("translate") as progress:
                 runs = asyncio.run(run(progress))
         except (LLMConfigError, PromptError) as error:
             raise cannot_run(error, settings, ("translate", *(("qe",) if settings.models.qe else ()))) from None

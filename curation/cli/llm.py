@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import typing
 from typing import Annotated
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import typer
 
-from curation.cli.base import ConfigOption, app, complain, console, fail, open_store, say, settings_from
+from curation.cli.base import ConfigOption, app, complain, errors, fail, open_store, say, settings_from
 from curation.config import Settings
 from curation.store import Store, StoreError
 
 if typing.TYPE_CHECKING:
-    from rich.progress import TaskID
-
-    from curation.stages.runner import ProgressCallback, RunSummary, Stage
+    from curation.cli.progress import StageProgress
+    from curation.stages.runner import RunSummary, Stage
 
 
 def print_summary(summary: RunSummary) -> None:
@@ -45,22 +42,12 @@ def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
     return lines
 
 
-@contextmanager
-def stage_progress() -> Iterator[ProgressCallback]:
-    """A progress bar per stage run, drawn only on a terminal, as a callback for run_stage."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def stage_progress(title: str = "") -> StageProgress:
+    """One live display for a whole stage (all its languages), as the runner's progress callback; `watch(llm)`
+    adds the client's requests, tokens, spend and failures. Plain lines every 30 s when not on a terminal."""
+    from curation.cli.progress import StageProgress
 
-    bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True, disable=not console.is_terminal)
-    tasks: dict[str, TaskID] = {}
-
-    def update(stage: str, finished: int, total: int) -> None:
-        if stage not in tasks:
-            tasks[stage] = bars.add_task(stage, total=total)
-        bars.update(tasks[stage], completed=finished, total=total)
-
-    with bars:
-        yield update
+    return StageProgress(title, errors)
 
 
 def cannot_run(error: Exception, settings: Settings, roles: tuple[str, ...]) -> typer.Exit:
@@ -87,12 +74,13 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
     from curation.prompts import PromptError
     from curation.stages.runner import run_stage
 
-    async def run(progress: ProgressCallback) -> RunSummary:
+    async def run(progress: StageProgress) -> RunSummary:
         async with LLM(settings, store, max_cost=max_cost, stage=stage.name) as llm:
+            progress.watch(llm)
             return await run_stage(stage, store, settings, llm, progress=progress)
 
     try:
-        with stage_progress() as progress:
+        with stage_progress(stage.name) as progress:
             summary = asyncio.run(run(progress))
     except (LLMConfigError, PromptError) as error:
         raise cannot_run(error, settings, roles) from None

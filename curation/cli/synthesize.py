@@ -65,6 +65,7 @@ def synthesize(
     with open_store(settings) as store:
         async def run(progress):
             async with LLM(settings, store, max_cost=max_cost, stage="synthesize") as llm:
+                progress.watch(llm)
                 return await run_synthesis(folders, target, settings, store, llm, tasks or settings.synthesize.tasks,
                                            force=force, progress=progress)
 

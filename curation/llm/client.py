@@ -77,6 +77,7 @@ class LLM(BatchCalls):
         self.calls = 0  # answers returned, cached or not
         self.cache_hits = 0
         self.failures = 0
+        self.tokens = 0  # tokens in + out of the answers that went out this run (for the live progress)
         self._in_flight_usd = 0.0  # worst-case cost of calls started but not finished
         self._budget_freed = asyncio.Event()  # set (and replaced) whenever a budgeted call finishes
         self._providers: dict[str, Provider] = {}
@@ -263,6 +264,7 @@ class LLM(BatchCalls):
 
         cost = self._log(call, progress, price, response=reply.text)
         self.calls += 1
+        self.tokens += progress.usage.tokens_in + progress.usage.tokens_out
         return Answer(text=reply.text, parsed=parsed, usage=progress.usage, cost_usd=cost, cached=False,
                       request_hash=call.request_hash, attempts=progress.attempts)
 
