@@ -98,8 +98,8 @@ class StageProgress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(*exc)
-        elif any(t for _, t in self._runs.values()):
-            self._print_line()  # the last figures, whatever the interval
+        elif exc[0] is None and any(t for _, t in self._runs.values()):
+            self._print_line()  # the last figures, whatever the interval; a run that stopped says why instead
 
 
 def _clock(seconds: float) -> str:
