@@ -23,7 +23,8 @@ from curation.llm.reply import Unusable, usable
 from curation.records import LLMCall
 
 if TYPE_CHECKING:
-    from curation.llm.client import LLM, Provider
+    from curation.llm.client import LLM
+    from curation.llm.providers import Provider
 
 log = logging.getLogger("curation.llm.client")
 

@@ -6,8 +6,6 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from collections.abc import Callable
-from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -17,19 +15,17 @@ from curation.llm.answer import Answer, Usage
 from curation.llm.batch_api import BatchAPI
 from curation.llm.batch_calls import BatchCalls
 from curation.llm.batching import Batcher
-from curation.llm.errors import (BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingKey,
-                                 MissingPrice)
+from curation.llm.errors import BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingPrice
 from curation.llm.limits import ProviderLimits, backoff
 from curation.llm.parameters import CallParameters, ParameterRefused
+from curation.llm.providers import Mode, Provider, open_provider, structured_mode
 from curation.llm.pricing import cost_usd, estimate_input_tokens
-from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable, correction,
-                                describe_invalid, one_line, usable, without_code_fence)
+from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
+                                one_line, usable, without_code_fence)
 from curation.llm.schemas import json_schema
 from curation.records import LLMCall
 from curation.store import Store
 
-# Any OpenAI-compatible server reached by base URL may need no key, but the SDK insists on one.
-PLACEHOLDER_KEY = "not-needed"
 # A refused connection or an unknown host is a server not running or a wrong address far more often than a
 # passing fault: a few quick tries, then the provider is given up for the run instead of every call waiting out
 # max_retry_seconds.
@@ -41,25 +37,6 @@ WITHOUT = {"max_tokens": "sending max_completion_tokens instead", "max_completio
            "tool_choice": "asking for its JSON-schema output instead of a forced tool call"}
 
 log = logging.getLogger(__name__)
-
-Mode = Literal["json_schema", "json_mode", "tool"] | None
-
-
-class Provider(Protocol):
-    endpoint: str  # the base URL requests go to, for messages
-
-    async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
-                   params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply: ...
-
-    def request_body(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Any,
-                     params: CallParameters, avoid: frozenset[str] = frozenset()) -> dict: ...
-
-    def reply_from(self, body: dict, request: dict) -> Reply: ...
-
-    def batches(self) -> BatchAPI: ...
-
-    async def close(self) -> None: ...
-
 
 class LLM(BatchCalls):
     """`async with LLM(settings, store, max_cost, stage) as llm: answer = await llm.ask(...)`.
@@ -191,16 +168,7 @@ class LLM(BatchCalls):
     def _provider(self, name: str, settings: ProviderSettings) -> Provider:
         """The SDK client for a provider, built on first use, so a fully cached run needs no key."""
         if name not in self._providers:
-            base_url = self.settings.base_url(name, settings)
-            key = self.settings.api_key(settings) or (PLACEHOLDER_KEY if base_url else None)
-            if key is None:
-                raise MissingKey(settings.key_variable, settings.kind, name)
-            if settings.kind == "anthropic":
-                from curation.llm.anthropic_messages import AnthropicMessages
-                self._providers[name] = AnthropicMessages(settings, key, base_url)
-            else:
-                from curation.llm.openai_chat import OpenAIChat
-                self._providers[name] = OpenAIChat(settings, key, base_url)
+            self._providers[name] = open_provider(name, settings, self.settings)
             self._limits[name] = ProviderLimits(settings)
         return self._providers[name]
 
@@ -209,13 +177,7 @@ class LLM(BatchCalls):
         return self._provider(name, self.settings.providers[name]).batches()
 
     def _mode(self, name: str, settings: ProviderSettings, schema: type[BaseModel] | None) -> Mode:
-        if schema is None:
-            return None
-        if settings.kind == "anthropic":
-            return "json_schema" if settings.structured_output == "json_schema" else "tool"
-        if settings.structured_output == "auto":
-            return "json_mode" if name in self._json_mode else "json_schema"
-        return settings.structured_output
+        return structured_mode(name, settings, schema, self._json_mode)
 
     # -- one call: retries, fallback, validation, logging -----------------------------------------
 
