@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from curation.records import Competition
+
 OPEN, CLOSE = "⟦", "⟧"
 
 # A placeholder as a model may return it: any Unicode decimal digits; spaces, zero-width and direction marks
@@ -80,6 +82,19 @@ class Masked:
 def placeholder(number: int) -> str:
     """The placeholder for the n-th protected span (1-based)."""
     return f"{OPEN}{number}{CLOSE}"
+
+
+_IDENTIFIER = re.compile(r"`([^`\n]+)`")
+
+
+def protected_names(competition: Competition) -> tuple[str, ...]:
+    """Names kept verbatim in this competition's texts: the grading block's columns and the data card's code names."""
+    grading = competition.grading or {}
+    names = {str(value) for key, value in grading.items() if key.endswith(("_col", "_column")) and value}
+    # Backticked in the data card, a column is a name wherever it appears (`Age` -> "Age" in the description);
+    # snake_case and CamelCase names are protected by the masking rules anyway. Multi-word code stays as it is.
+    names |= set(_IDENTIFIER.findall(competition.data_card))
+    return tuple(sorted(name for name in names if name and " " not in name))
 
 
 def _name_pattern(name: str) -> re.Pattern[str] | None:

@@ -17,6 +17,7 @@ from curation.config import Price, ProviderSettings
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer
 from curation.llm.batching import BatchUnanswered
+from curation.llm.call_progress import Progress
 from curation.llm.errors import BatchPending, LLMCallFailed
 from curation.llm.parameters import CallParameters
 from curation.llm.reply import Unusable, usable
@@ -38,8 +39,6 @@ class BatchCalls:
         """Like `_call`, with each request answered by a batch: a correction for an invalid answer goes in the next
         batch. A request its batch did not answer is left pending (BatchPending) or, with batch_fallback =
         "online", asked online at once."""
-        from curation.llm.client import Progress
-
         progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic(), params=params)
         conversation = list(messages)
         unusable = 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ValidationError
 
@@ -15,6 +14,7 @@ from curation.llm.answer import Answer, Usage
 from curation.llm.batch_api import BatchAPI
 from curation.llm.batch_calls import BatchCalls
 from curation.llm.batching import Batcher
+from curation.llm.call_progress import Progress
 from curation.llm.errors import BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingPrice
 from curation.llm.limits import ProviderLimits, backoff
 from curation.llm.parameters import CallParameters, ParameterRefused
@@ -319,14 +319,3 @@ class LLM(BatchCalls):
             "tokens_cached": usage.tokens_cached, "tokens_cache_write": usage.tokens_cache_write, "cost_usd": cost, "attempts": progress.attempts,
             "latency_ms": round((time.monotonic() - progress.started) * 1000)}))
         return cost
-
-
-@dataclass
-class Progress:
-    """One call's running tally across its HTTP attempts."""
-
-    mode: Mode
-    started: float  # time.monotonic() when the call began; latency and the retry deadline count from here
-    params: CallParameters = field(default_factory=lambda: CallParameters(max_output_tokens=4096))
-    attempts: int = 0
-    usage: Usage = field(default_factory=Usage)

@@ -101,7 +101,8 @@ def call_log_models(store: Store) -> dict[str, dict[str, int]]:
 
 def reviewed_under_older_prompts(store: Store, settings: Settings, published: dict[str, set[str]]) -> dict[str, int]:
     """Language -> published translations a person approved or wrote under an older translate prompt or model."""
-    from curation.review.approval import stale_reviewed
+    # Imported here: it loads the translate stage and its checks (seconds), which a refused publish never needs.
+    from curation.stages.stale_reviewed import stale_reviewed
 
     counts = {}
     for language, slugs in sorted(published.items()):

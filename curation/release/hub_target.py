@@ -9,9 +9,8 @@ from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, ge
 from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 from huggingface_hub.utils import build_hf_headers
 
+from curation.release.errors import PublishError
 from curation.release.manifest import MANIFEST
-
-from curation.release.targets import PublishError
 from curation.release.version import Version, versions_from_tags
 
 # Files the Hub manages itself; a release never deletes them.

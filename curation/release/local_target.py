@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from curation.release.targets import PublishError
+from curation.release.errors import PublishError
 from curation.release.version import Version, versions_from_tags
 
 # Used only when the machine has no git identity configured.

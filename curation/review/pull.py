@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from curation.checks.masking import protected_names
 from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.records import FIELDS, PushedRow, RubricScore, Verdict
@@ -22,7 +23,6 @@ from curation.review.progress import update_review_status
 from curation.review.sheet import ReviewError, SheetBackend, SheetContent, SheetRow, normal_text
 from curation.review.verdicts import parse_score, parse_verdict
 from curation.review.xlsx_backend import XlsxBackend, safe_text
-from curation.stages.translate import protected_names
 from curation.store import Store
 
 # An annotator's own version passes the same checks as a machine translation and as `curate check` input

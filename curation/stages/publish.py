@@ -16,11 +16,12 @@ from curation.config import Settings
 from curation.records import Release
 from curation.release.build import ReleaseFigures, build_release, release_rows
 from curation.release.card import CardError
+from curation.release.errors import PublishError
 from curation.release.figures import (call_log_models, models_and_prompts, review_figures,
                                       reviewed_under_older_prompts, reviewer_overrides, rubric_figures)
 from curation.release.gates import Offender, find_offenders
 from curation.release.inputs import ReleaseInputs
-from curation.release.targets import PublishError, Target, open_target
+from curation.release.targets import Target, open_target
 from curation.release.version import BadVersion, Version, parse_version
 from curation.store import Store
 

@@ -21,7 +21,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from curation.checks.masking import mask_identifiers, placeholder, restore_identifiers
+from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
 from curation.checks.not_content import not_content
 from curation.checks.quality_estimate import QualityEstimate, as_check
 from curation.checks.translation import check_translation
@@ -65,19 +65,6 @@ def source_texts(store: Store, competition: Competition) -> dict[str, str | None
         "data_card": competition.data_card,
         "domain": domain.domain if domain else None,
     }
-
-
-_IDENTIFIER = re.compile(r"`([^`\n]+)`")
-
-
-def protected_names(competition: Competition) -> tuple[str, ...]:
-    """Names kept verbatim in this competition's texts: the grading block's columns and the data card's code names."""
-    grading = competition.grading or {}
-    names = {str(value) for key, value in grading.items() if key.endswith(("_col", "_column")) and value}
-    # Backticked in the data card, a column is a name wherever it appears (`Age` -> "Age" in the description);
-    # snake_case and CamelCase names are protected by the masking rules anyway. Multi-word code stays as it is.
-    names |= set(_IDENTIFIER.findall(competition.data_card))
-    return tuple(sorted(name for name in names if name and " " not in name))
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,9 @@ import openpyxl
 import pytest
 from typer.testing import CliRunner
 
-from curation.checks.masking import mask_identifiers
+from curation.checks.masking import mask_identifiers, protected_names
 from curation.cli import app
 from curation.records import Description, DomainTag
-from curation.stages.translate import protected_names
 from curation.store import Store
 from tests.review.seeding import answer_unanswered
 from tests.stages.test_translate import Translator, pseudo_translation

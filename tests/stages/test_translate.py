@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from curation.checks.masking import mask_identifiers, placeholder
+from curation.checks.masking import mask_identifiers, placeholder, protected_names
 from curation.cli import app
 from curation.config import Settings
 from curation.llm import LLM
 from curation.records import Competition, Description, DomainTag, IngestedCompetition
-from curation.stages.translate import TranslateStage, protected_names, translate_languages
+from curation.stages.translate import TranslateStage, translate_languages
 from curation.store import Store
 
 # The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.

@@ -1,0 +1,41 @@
+"""Records of the translate stage: a machine translation and the automatic checks it went through."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from curation.records.base import Record
+from curation.records.competition import Field_
+
+class CheckResult(Record):
+    """One automatic translation check: its name (curation.checks.translation.CHECKS), pass or not, and why."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+class Translation(Record):
+    """The current machine translation of one field of one competition into one language."""
+
+    competition: str
+    field: Field_
+    language: str
+    source_text: str  # the English original
+    source_hash: str
+    text: str
+    model: str = ""
+    prompt_hash: str = ""
+    attempts: int = 1
+    checks: list[CheckResult] = Field(default_factory=list)
+    flagged: bool = False  # a check still failed after max_attempts: the annotator's attention is needed
+    provenance: Literal["machine", "retranslated"] = "machine"
+    feedback: str | None = None  # an annotator's comment that asked for this retranslation
+    round: int = 1  # review round this translation is for
+    input_hash: str = ""
+
+    @property
+    def failed_checks(self) -> list[CheckResult]:
+        return [check for check in self.checks if not check.passed]

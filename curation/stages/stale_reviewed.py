@@ -1,0 +1,42 @@
+"""Approved translations that a changed translate prompt or model made stale: kept final, listed in status.
+
+They live here, with the translate stage, because telling which translations are stale takes the stage's own
+staleness rule (`TranslateStage.pending`); curation/review/approval.py says which translations are approved.
+"""
+
+from __future__ import annotations
+
+from curation.config import Settings
+from curation.prompts import PromptError
+from curation.records import Translation
+from curation.stages.translate import TranslateStage
+from curation.status import Section, StatusContext, register_section
+from curation.store import Store
+
+
+def stale_reviewed(store: Store, settings: Settings, language: str) -> list[Translation]:
+    """Approved translations made under an older translate prompt or model, kept final (see curation/review/approval.py)."""
+    try:
+        stage = TranslateStage(settings, language)
+    except PromptError:
+        return []  # the prompt file is broken: `curate translate` says so; nothing can be called stale against it
+    stage.pending(store, settings)
+    return stage.pinned
+
+
+@register_section
+def _reviewed_under_an_older_prompt(context: StatusContext) -> Section | None:
+    rows = []
+    for language in context.languages:
+        if language == context.settings.project.source_language:
+            continue
+        kept = stale_reviewed(context.store, context.settings, language)
+        if kept:
+            shown = ", ".join(f"{t.competition}/{t.field}" for t in kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
+            rows.append([language, len(kept), shown])
+    if not rows:
+        return None
+    return Section("Reviewed under an older prompt", ["language", "texts", "which"], rows,
+                   note="kept final: a person approved or wrote them under an older translate prompt or model; "
+                        "`curate translate --redo-reviewed` translates them again (the old versions and their "
+                        "verdicts stay in the history, the new ones go to review).")
