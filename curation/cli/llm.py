@@ -29,17 +29,23 @@ def report_run(summary: RunSummary) -> None:
         raise typer.Exit(1)
 
 
+# The roles of the automatic stages (describe, tag, translate): a run that lacks a key for one of them lacks it for
+# the others as surely, so the missing-key message names them all, not only the stage that found it.
+PIPELINE_ROLES = ("describe", "score", "refine", "tag", "translate")
+
+
 def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
-    """One line per role whose provider has neither a key nor a base URL, saying what to set."""
-    lines = []
-    for role in roles:
-        name, provider, model = settings.provider_for(role)
-        if settings.api_key(provider) or settings.base_url(name, provider):
-            continue
-        endpoint = " or OPENAI_BASE_URL" if name == "openai" else (" or ANTHROPIC_BASE_URL" if name == "anthropic" else "")
-        lines.append(f"models.{role} = {name}:{model} needs {provider.key_variable}{endpoint}; or point {role} under "
-                     "[models] in curate.toml at a provider you have a key for")
-    return lines
+    """One line per unset key variable, naming every role that needs it: those of `roles` and, when they are
+    automatic-stage roles, the other automatic stages' roles too (qe when it is on)."""
+    from curation.doctor import missing_key
+
+    wanted = list(roles)
+    if set(roles) & set(PIPELINE_ROLES):
+        wanted += [*PIPELINE_ROLES, *(("qe",) if settings.models.qe else ())]
+    by_provider: dict[str, list[str]] = {}
+    for role in dict.fromkeys(wanted):
+        by_provider.setdefault(settings.provider_for(role)[0], []).append(role)
+    return [todo for name, used in by_provider.items() if (todo := missing_key(settings, name, used)) is not None]
 
 
 def stage_progress(title: str = "") -> StageProgress:
@@ -59,6 +65,7 @@ def cannot_run(error: Exception, settings: Settings, roles: tuple[str, ...]) -> 
     if isinstance(error, MissingKey):
         for line in keyless_roles(settings, roles):
             complain(f"  {line}")
+        complain("  `curate doctor` checks every key, endpoint and model the configuration uses, without paying for a call")
     return exit_
 
 

@@ -46,6 +46,7 @@ class EndpointUnreachable(LLMConfigError):
         else:  # the provider's public API: the network, a proxy or a firewall is in the way
             todo = "check the network connection" + (f", or set {url_variable} to use another server"
                                                      if url_variable else "")
+        self.todo = todo
         tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
         super().__init__(f"cannot reach {endpoint} ({reason}; {tries}): {todo}")
 

@@ -69,6 +69,9 @@ class FakeHub:
         self.requests.append((request.method, path))
         if request.headers.get("authorization") != f"Bearer {self.token}":
             return _error(401, "Invalid credentials in Authorization header")
+        if path == "/api/whoami-v2" and request.method == "GET":  # `curate doctor` asks who the token belongs to
+            return httpx2.Response(200, json={"type": "user", "name": "fake-curator",
+                                              "auth": {"accessToken": {"role": "write"}}})
         if path == "/api/repos/create" and request.method == "POST":
             return self._refused("create") or self._create(json.loads(request.content))
         if path == "/api/validate-yaml" and request.method == "POST":

@@ -33,6 +33,8 @@ OpenAI / Anthropic word it (also "reasoning_effort", "max_tokens", "output_confi
 `api` ("openai" | "anthropic"), `body`, `messages`, `system_text`, `user_text` (the last user message),
 `mode` (json_schema | json_object | tool | None), `schema`, `credential` (the key sent), `received_at`.
 `count(api=None)` counts requests, `answered` those that got a full answer, `max_in_flight` the most at once.
+`models` answers `GET /v1/models/{id}` (both SDKs' models.retrieve) from `models.known` (None: every model exists;
+else the others get each API's 404), see tests/fakes/llm_models.py; those lookups are not in `requests`.
 `batches` serves the OpenAI files/batches and Anthropic message-batches endpoints (see tests/fakes/llm_batches.py):
 each request in a batch is answered like an online one and recorded in `requests` too.
 
@@ -59,6 +61,7 @@ from pydantic import BaseModel
 
 from tests.fakes.llm_refusals import parameter_refusal
 from tests.fakes.llm_batches import FakeBatches
+from tests.fakes.llm_models import FakeModels
 
 
 @dataclass
@@ -250,6 +253,7 @@ class FakeLLMServer:
         self._responder: Callable[[Request], Any] = lambda request: "ok"
         self._released = threading.Event()
         self.batches = FakeBatches(self)  # OpenAI files + batches, Anthropic message batches (llm_batches.py)
+        self.models = FakeModels()  # GET /v1/models/{id} of both APIs, from a known-model list (llm_models.py)
         self._http = ThreadingHTTPServer((host, port), _handler_for(self))
         self._http.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -371,7 +375,10 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: object) -> None:  # quiet
             pass
 
-        def do_GET(self) -> None:  # noqa: N802 (only the batch endpoints are read with GET)
+        def do_GET(self) -> None:  # noqa: N802 (the models and batch endpoints are read with GET)
+            if server.models.handles(self.path):
+                self._send_batch_answer(*server.models.get(self.path, dict(self.headers)))
+                return
             self._send_batch_answer(*server.batches.get(self.path))
 
         def _send_batch_answer(self, status: int, payload: bytes, content_type: str) -> None:
