@@ -27,12 +27,6 @@ def split_failures(translation: Translation) -> tuple[list[str], list[str]]:
     return overridable, protected
 
 
-def protected_failure(check_names: list[str]) -> list[str]:
-    """The failed check names as a sheet's "Check failed" cell shows them: protected ones say a YES cannot publish."""
-    return [f"{name} (a YES cannot publish this: write your version)" if name in PROTECTED_CHECKS else name
-            for name in check_names]
-
-
 @register_section
 def _approved_but_blocked(context: StatusContext) -> Section | None:
     rows = []

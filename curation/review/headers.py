@@ -17,7 +17,7 @@ from curation.review.layout import column_letter, columns_for
 from curation.review.sheet import SheetRow, normal_text
 
 # Columns pull does not read: their loss alone does not stop a tab (the columns after them still must not move).
-NOT_READ = {"question", "check_failed"}
+NOT_READ = {"question", "check_failed", "data_card", "link"}
 
 
 @dataclass
@@ -41,7 +41,8 @@ def read_tab(title: str, values: list[list[object]], formulas: dict[tuple[int, i
     for index, column in enumerate(columns):
         if column.key in NOT_READ:
             continue
-        where = [at for at, header in enumerate(headers) if header == _header(column.header)]
+        names = {_header(column.header), *(_header(former) for former in column.former)}
+        where = [at for at, header in enumerate(headers) if header in names]
         letter = column_letter(index)
         if not where:
             wrong.append(f"'{column.header}' is missing (deleted or renamed; it belongs in column {letter})")

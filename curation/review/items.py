@@ -8,7 +8,6 @@ from collections.abc import Iterable
 
 from curation.fingerprint import fingerprint
 from curation.records import FIELDS, ReviewItem
-from curation.review.authority import protected_failure
 from curation.store import Store
 
 RUBRIC_SUFFIX = "rubric"
@@ -42,9 +41,8 @@ def review_items(store: Store, language: str) -> list[ReviewItem]:
             item_id=item_id(t.competition, t.field, t.language), competition=t.competition, field=t.field,
             language=t.language, text=t.text, original=t.source_text,
             translation_hash=text_hash(t.text, t.source_text, t.round),
-            # The qe pass's findings are shown whole: "qe: omission (major): '…' — …" tells the annotator where to look.
-            failed_checks=protected_failure([f"qe: {check.detail}" if check.name == "qe" else check.name
-                                             for check in t.failed_checks]),
+            # "name: detail", as the curator reads them; the sheet shows them in plain words (review/explanations.py).
+            failed_checks=[f"{check.name}: {check.detail}" if check.detail else check.name for check in t.failed_checks],
             round=t.round, provenance=t.provenance,
         )
         for t in store.translations(language=language)

@@ -17,6 +17,8 @@ from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.records import FIELDS, PushedRow, RubricScore, Verdict
 from curation.review import annotations
+from curation.review.explanations import refusal
+from curation.review.fixes import answered, own_fix
 from curation.review.items import parse_item_id
 from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB, columns_for
 from curation.review.progress import update_review_status
@@ -127,7 +129,7 @@ def _read_tab(store: Store, settings: Settings, language: str, annotator: str, k
         at = f"{where} row {row.row}" + (f" ({key})" if key else "")
         editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
         if not key:
-            if row.filled(editable):
+            if answered(row, None, editable):
                 report.problems.append(f"{at}: the item id is empty; undo the change to the id column so the answer "
                                        "can be matched to its text")
             continue
@@ -198,7 +200,8 @@ def _read_score(row: SheetRow, sent: PushedRow, annotator: str, at: str, source:
 def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow, sent: PushedRow, annotator: str,
                   at: str, source: str, collected: _Collected, report: PullReport) -> None:
     answer = row.cells.get("verdict", "")
-    own, comment = row.cells.get("own_version", ""), row.cells.get("comment", "")
+    # "Your version" came prefilled with the pushed text: only an edit of it is a fix.
+    own, comment = own_fix(row, sent), row.cells.get("comment", "")
     if not answer:
         if own or comment:
             report.problems.append(f"{at}: no answer chosen; pick one from the dropdown in 'Your answer'")
@@ -218,7 +221,8 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         note = (f"{at}: your version is ignored with 'YES and YES'; choose a NO answer if it should "
                 "replace the translation")
     elif verdict != "YES and YES" and not own:
-        note = (f"{at}: {verdict!r} without your version; the text goes back to machine translation "
+        note = (f"{at}: {verdict!r} without your version (the cell is unchanged or empty); the text goes back to "
+                "machine translation "
                 "with your comment as feedback" + ("" if comment else " (add a comment saying what is wrong)")
                 + "; write your version to fix it yourself instead")
     elif own:
@@ -227,8 +231,10 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
                                                        names=protected_names(known) if known else ())
                   if not check.passed]
         if failed:
-            details = "; ".join(f"{check.name}: {check.detail}" for check in failed)
-            report.problems.append(f"{at}: your version did not pass the checks ({details}); correct it and pull again")
+            names = ", ".join(check.name for check in failed)
+            report.problems.append(f"{at}: your version did not pass the checks ({names}): "
+                                   f"{refusal([(c.name, c.detail) for c in failed], language)}; correct 'Your "
+                                   "version' and pull again")
             return
     taken = Verdict(
         item_id=sent.item_id, competition=competition, field=field_name, language=language, annotator=annotator,

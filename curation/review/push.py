@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from curation.config import Settings
 from curation.records import PushedRow, ReviewItem
+from curation.review.explanations import check_cell
+from curation.review.fixes import answered
 from curation.review.items import assign, review_items, rubric_items
 from curation.review.layout import QUESTION, RUBRIC_TAB, columns_for
 from curation.review.progress import update_review_status
@@ -67,11 +69,14 @@ def plan_annotators(settings: Settings, language: str, items: list[ReviewItem], 
     return plan
 
 
-def row_values(item: ReviewItem, key: str, rubric: bool) -> dict[str, str]:
+def row_values(store: Store, item: ReviewItem, key: str, rubric: bool) -> dict[str, str]:
+    """The cells push writes in a row: the locked ones, and "Your version" prefilled with the machine text."""
     if rubric:
-        return {"key": key, "text": item.text}
+        known = store.competition(item.competition)
+        return {"key": key, "text": item.text, "data_card": known.data_card if known else "",
+                "link": (known.competition_link or "") if known else ""}
     return {"key": key, "translation": item.text, "original": item.original, "question": QUESTION,
-            "check_failed": ", ".join(item.failed_checks)}
+            "own_version": item.text, "check_failed": check_cell(item.failed_checks, item.language)}
 
 
 def push(store: Store, settings: Settings, language: str, backend: SheetBackend, annotator: str | None = None) -> PushReport:
@@ -126,7 +131,7 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
             key, row_number = latest.key, next_row.get(tab, 2)
             next_row[tab] = row_number + 1
             summary.restored += 1
-        elif latest and current and not current.filled(editable) and (item.item_id, latest.translation_hash) not in judged:
+        elif latest and current and not answered(current, latest, editable) and (item.item_id, latest.translation_hash) not in judged:
             key, row_number = latest.key, current.row
             summary.updated += 1
         else:
@@ -135,7 +140,7 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
             next_row[tab] = row_number + 1
             summary.added += 1
             summary.kept_filled += bool(current)  # the old row stays as the annotator left it
-        writes.append(RowWrite(tab, row_number, row_values(item, key, target.rubric)))
+        writes.append(RowWrite(tab, row_number, row_values(store, item, key, target.rubric)))
         records.append(PushedRow(language=target.language, annotator=target.annotator, key=key, item_id=item.item_id,
                                  sheet=ref, tab=tab, row=row_number, translation_hash=item.translation_hash,
                                  text=item.text, original=item.original, failed_checks=item.failed_checks))

@@ -22,6 +22,7 @@ from curation.languages import parse_language
 from curation.records import FIELDS
 from curation.review.layout import (
     INSTRUCTIONS_TAB,
+    LATER_COLUMNS,
     RUBRIC_CHOICES,
     RUBRIC_TAB,
     VERDICT_CHOICES,
@@ -141,12 +142,17 @@ class SheetsBackend:
         data = []
         if INSTRUCTIONS_TAB in missing:
             language = parse_language(target.language).english
-            rows = instructions(language, "(named in each tab's title)", target.language, target.rubric)
+            rows = instructions(language, "(named in each tab's title)", target.language, target.rubric, "sheets")
             data.append({"range": f"{quoted(INSTRUCTIONS_TAB)}!A1:B{len(rows)}", "values": [list(row) for row in rows]})
         for title in missing:
             if title != INSTRUCTIONS_TAB:
                 headers = [column.header for column in columns_for(title.partition(" - ")[0])]
                 data.append({"range": f"{quoted(title)}!A1:{column_letter(len(headers) - 1)}1", "values": [headers]})
+        for title in sorted({write.tab for write in writes} - set(missing)):
+            # A tab pushed before a later column existed: the rows written now fill it, so it gets its header.
+            columns = columns_for(title.partition(" - ")[0])
+            data += [{"range": f"{quoted(title)}!{column_letter(i)}1", "values": [[column.header]]}
+                     for i, column in enumerate(columns) if column.key in LATER_COLUMNS]
         for write in writes:
             data.extend(self._row_ranges(write))
         for start in range(0, len(data), RANGES_PER_REQUEST):

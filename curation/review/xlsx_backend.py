@@ -23,6 +23,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from curation.languages import parse_language
 from curation.review.layout import (
     INSTRUCTIONS_TAB,
+    LATER_COLUMNS,
     RUBRIC_CHOICES,
     RUBRIC_TAB,
     TAB_TITLES,
@@ -106,6 +107,10 @@ class XlsxBackend:
             for index, column in enumerate(columns_for(write.tab)):
                 if column.key in write.values:
                     _put_text(sheet.cell(write.row, index + 1), write.values[column.key], column.editable)
+                if column.key in LATER_COLUMNS and sheet.cell(1, index + 1).value in (None, ""):
+                    # a tab pushed before this column existed: its rows now fill it, so it gets its header
+                    _put_text(sheet.cell(1, index + 1), column.header, False).font = HEADER_FONT
+                    sheet.column_dimensions[column_letter(index)].width = column.width
         for sheet in book.worksheets:
             if sheet.title != INSTRUCTIONS_TAB:
                 self._format(sheet)
@@ -125,7 +130,7 @@ class XlsxBackend:
         sheet = book.active
         sheet.title = INSTRUCTIONS_TAB
         language = parse_language(target.language).english
-        for number, (label, text) in enumerate(instructions(language, target.annotator, target.language, target.rubric), 1):
+        for number, (label, text) in enumerate(instructions(language, target.annotator, target.language, target.rubric, "xlsx"), 1):
             _put_text(sheet.cell(number, 1), label, False).font = HEADER_FONT
             _put_text(sheet.cell(number, 2), text, False)
         sheet.column_dimensions["A"].width = 18

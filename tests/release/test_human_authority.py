@@ -75,8 +75,9 @@ def reviewed(project, llm_server, monkeypatch):
 def test_an_approved_flagged_translation_publishes_and_is_counted(reviewed):
     sheet = openpyxl.load_workbook(reviewed / "review" / "kk" / "kk-aigerim.xlsx")["data_card"]
     checks = {row[0]: row[-1] for row in sheet.iter_rows(min_row=2, values_only=True) if row[0]}
-    assert checks["spaceship-titanic/data_card/kk"] == "length"
-    assert checks["titanic/data_card/kk"] == "placeholders (a YES cannot publish this: write your version)"
+    assert checks["spaceship-titanic/data_card/kk"] == "Much longer than the English: something may be added or repeated."
+    assert checks["titanic/data_card/kk"].startswith("The identifier ") and checks["titanic/data_card/kk"].endswith(
+        "a YES cannot publish it, so correct it in 'Your version'.")
 
     refused = curate("publish", "--version", "1.0.0", "--to", "dist/ml2b")
     assert refused.exit_code == 1

@@ -45,10 +45,10 @@ def problem_lines(output: str, tab: str) -> list[str]:
 
 
 @pytest.mark.parametrize("change, named", [
-    (lambda sheet: sheet.delete_cols(6), "'Your version (required when any answer is NO)' is missing"),
+    (lambda sheet: sheet.delete_cols(6), "'Your version (a copy of the translation: edit it to fix it)' is missing"),
     (lambda sheet: sheet.delete_cols(7), "'Comment' is missing"),
     (lambda sheet: sheet.delete_cols(3), "'English original' is missing"),
-    (lambda sheet: setattr(sheet.cell(1, 6), "value", "My fix"), "'Your version (required when any answer is NO)' "
+    (lambda sheet: setattr(sheet.cell(1, 6), "value", "My fix"), "'Your version (a copy of the translation: edit it to fix it)' "
                                                                  "is missing (deleted or renamed"),
     (lambda sheet: setattr(sheet.cell(1, 9), "value", "Comment"), "'Comment' appears 2 times (columns G, I"),
     (lambda sheet: (sheet.insert_cols(5), sheet.cell(1, 5, "Notes")), "'Your answer' was moved to column F"),
@@ -115,8 +115,8 @@ def test_google_sheets_reshaped_tabs_and_formulas(seeded, sheets_settings, api):
     report = pull(seeded, sheets_settings, "kk", backend)
 
     reshaped, formula_fix = report.problems
-    assert reshaped.startswith(f"sheet-kk tab '{description}': the column 'Your version (required when any answer "
-                               "is NO)' is missing") and "nothing from this tab was taken" in reshaped
+    assert reshaped.startswith(f"sheet-kk tab '{description}': the column 'Your version (a copy of the "
+                               "translation: edit it to fix it)' is missing") and "nothing from this tab was taken" in reshaped
     # the formula is what was typed: its URL is not Kazakh, so the fix is refused by name, not read as empty
     assert formula_fix.startswith(f"sheet-kk tab '{domain}' row 2 (spaceship-titanic/domain/kk): your version did "
                                   "not pass the checks")

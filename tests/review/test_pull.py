@@ -155,4 +155,5 @@ def test_an_own_version_passes_the_same_checks_as_a_machine_translation(seeded, 
     fill(pushed, "domain", "digit-recognizer/domain/kk", verdict="NO and YES", own_version="деректер")
     report = pull(seeded, review_settings, "kk", backend_for(review_settings))
     [cut] = _lines(report, "digit-recognizer/domain/kk")
-    assert "your version did not pass the checks (length: one word for the 2 of 'data science' (cut short?))" in cut
+    assert ("your version did not pass the checks (length): shorter than the English: a word of it seems to be "
+            "missing; correct 'Your version' and pull again") in cut

@@ -28,6 +28,10 @@ def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_setti
     instructions = {row[0]: row[1] for row in book["Instructions"].iter_rows(values_only=True)}
     assert instructions["Annotator"] == "aigerim" and instructions["Language"] == "kk"
     assert "sound native" in instructions["The question"]
+    assert "starts as a copy of the translation" in instructions["Your version"]
+    assert "as many times as in the English" in instructions["Keep exactly"] and "0.5, not 0,5" in instructions["Keep exactly"]
+    assert "send it back" in instructions["Sending it back"] and "same file name, tabs and columns" in instructions["Sending it back"]
+    assert "'Item id', 'Translation', 'English original', 'Check failed'" in instructions["Do not"]
 
     sheet = book["description"]
     header = [cell.value for cell in sheet[1]]
@@ -36,6 +40,8 @@ def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_setti
     ids = [row[0] for row in sheet.iter_rows(min_row=2, values_only=True) if row[0]]
     assert ids == ["spaceship-titanic/description/kk", "titanic/description/kk"]
     assert sheet.cell(2, 4).value == QUESTION
+    # "Your version" starts as the machine text, so fixing one word is editing one word
+    assert sheet.cell(2, 6).value == sheet.cell(2, 2).value and sheet.cell(2, 6).value
     # the dropdown offers exactly the four answers on the answer column
     [validation] = sheet.data_validations.dataValidation
     assert validation.formula1 == '"' + ",".join(VERDICT_CHOICES) + '"'
@@ -75,8 +81,15 @@ def test_failed_checks_are_named_on_the_row(seeded, review_settings):
     path = _workbook(push(seeded, review_settings, "kk", backend_for(review_settings)), "aigerim")
     sheet = openpyxl.load_workbook(path)["data_card"]
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "titanic/data_card/kk")
-    # a damaged protected name is one a reviewer's YES cannot publish: the cell says so
-    assert row[7] == "length, placeholders (a YES cannot publish this: write your version)"
+    # one plain sentence per check; a damaged protected name is one a reviewer's YES cannot publish: the cell says so
+    assert row[7].split("\n") == [
+        "Much shorter or longer than the English: something may be missing or added.",
+        "An identifier (code, a column, file or metric name, a URL) was changed, lost or repeated: each must stay "
+        "exactly as written, as many times as in the English; a YES cannot publish it, so correct it in 'Your version'.",
+    ]
+    # the curator keeps the checks' names
+    [pushed] = [row for row in seeded.pushed_rows("kk", "aigerim") if row.item_id == "titanic/data_card/kk"]
+    assert pushed.failed_checks == ["length", "placeholders"]
 
 
 def test_pushing_again_adds_only_new_or_changed_items_and_keeps_filled_rows(seeded, review_settings):

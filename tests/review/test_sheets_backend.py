@@ -160,3 +160,51 @@ def test_requests_without_the_service_accounts_token_are_refused(api):
     answer.mount("https://", api)
     response = answer.get("https://sheets.googleapis.com/v4/spreadsheets/sheet-kk")
     assert response.status_code == 401
+
+
+def test_google_sheets_prefill_your_version_and_a_one_word_edit_is_the_fix(seeded, sheets_settings, api):
+    backend = backend_on(api, sheets_settings)
+    push(seeded, sheets_settings, "kk", backend)
+    sheet = api.spreadsheets["sheet-kk"]
+    tab = f"description - {AIGERIM}"
+    rows = sheet.tab(tab).rows()
+    assert all(row[5] == row[1] and row[5] for row in rows[1:])  # "Your version" starts as the machine text
+    instructions = {row[0]: row[1] for row in sheet.tab("Instructions").rows() if len(row) > 1}
+    assert instructions["Sending it back"].startswith("Nothing to send")
+    number = {row[0]: index for index, row in enumerate(rows, start=1)}
+    fixed = rows[number["titanic/description/kk"] - 1][5].replace("болжаңыз", "анықтаңыз")
+    api.type_into("sheet-kk", tab, number["titanic/description/kk"], 5, "NO and YES")
+    api.type_into("sheet-kk", tab, number["titanic/description/kk"], 6, fixed)
+    api.type_into("sheet-kk", tab, number["spaceship-titanic/description/kk"], 5, "NO and NO")  # version untouched
+
+    report = pull(seeded, sheets_settings, "kk", backend)
+
+    assert report.problems == []
+    assert {(v.item_id, v.verdict, v.own_version) for v in seeded.verdicts("kk")} == {
+        ("titanic/description/kk", "NO and YES", fixed), ("spaceship-titanic/description/kk", "NO and NO", "")}
+    assert fixed != rows[number["titanic/description/kk"] - 1][1]
+
+
+def test_google_sheets_rubric_tabs_show_the_data_card_and_link_and_older_tabs_get_the_columns(seeded, settings, api):
+    from curation.records import Description
+
+    api.create_spreadsheet("sheet-en", "ml2b review en")
+    rubric_settings = with_review(settings, backend="sheets", annotators={"en": [AIGERIM]},
+                                  spreadsheets={"en": "sheet-en"}, rubric_annotators=1, max_retry_seconds=5)
+    backend = backend_on(api, rubric_settings)
+    push(seeded, rubric_settings, "en", backend)
+    tab = api.spreadsheets["sheet-en"].tab(f"rubric - {AIGERIM}")
+    rows = tab.rows()
+    assert rows[0][4:] == ["Data card", "Competition link"]
+    titanic = next(row for row in rows if row[0] == "titanic")
+    assert titanic[4].startswith("train.csv holds") and titanic[5] == "https://www.kaggle.com/competitions/titanic"
+
+    # a tab pushed before these columns existed: they come back, header included, with the next rows written
+    api.delete_column("sheet-en", f"rubric - {AIGERIM}", 6)
+    api.delete_column("sheet-en", f"rubric - {AIGERIM}", 5)
+    seeded.save_description(Description(competition="titanic", text="Predict who survived.", provenance="machine",
+                                        grade="C"))
+    push(seeded, rubric_settings, "en", backend)
+    rows = api.spreadsheets["sheet-en"].tab(f"rubric - {AIGERIM}").rows()
+    assert rows[0][4:] == ["Data card", "Competition link"]
+    assert pull(seeded, rubric_settings, "en", backend).problems == []

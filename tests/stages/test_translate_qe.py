@@ -102,8 +102,8 @@ async def test_findings_that_stay_flag_the_row_and_reach_the_review_sheet(store,
     header = [cell.value for cell in sheet[1]]
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
     assert row[header.index("Check failed")] == (
-        "qe: omission (major): 'from their age, sex, ticket class and fare' — The features the model should use "
-        "are missing.")
+        "A second model reading the translation found something of the English left out (serious), 'from their age, "
+        "sex, ticket class and fare': The features the model should use are missing.")
 
 
 def test_qe_is_off_by_default_and_auto_picks_the_other_vendor(project):

@@ -1,0 +1,139 @@
+"""Failed automatic checks in words an annotator understands, one plain sentence each.
+
+The checks (curation/checks/translation.py's REGISTRY and the optional `qe` pass) report to the curator in their
+own terms: `length: length ratio 0.41 outside 0.60-1.90 (cut short?)`. A native speaker reading the sheet needs
+what that means for the text in front of her: "much shorter than the English: the end may be missing". The
+check names stay with the curator (the store, `curate status`, `--json`); the sheet's "Check failed" cell and
+pull's refusal of a version speak these sentences.
+
+The sentences are chosen from the check's detail, whose wording the checks own; a detail this module does not
+recognise still gets the check's general sentence, never the raw detail (the qe findings excepted: they are
+already sentences, written for a reader).
+"""
+
+from __future__ import annotations
+
+import re
+
+from curation.languages import parse_language
+from curation.review.authority import PROTECTED_CHECKS
+
+# "'Survived' appears 0 times, the source has 1" (placeholders) and "0.5 appears 0 times, the source has 2
+# (written '0,5': ...)" (numbers): the value, how often the text has it, how often the English has it.
+_COUNT = re.compile(r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+) appears (?P<got>\d+) times?, "
+                    r"the source has (?P<want>\d+)(?: \(written (?P<written>'[^']*'|\"[^\"]*\"))?")
+
+NO_YES = "a YES cannot publish it, so correct it in 'Your version'"
+# One qe finding as curation/checks/quality_estimate.py writes it: "omission (major): 'span' — explanation".
+_FINDING = re.compile(r"\b(?P<category>addition|omission|mistranslation|terminology) \((?P<severity>\w+)\): "
+                      r"(?P<span>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") — ")
+_FOUND = {"addition": "something added that the English does not say", "omission": "something of the English left out",
+          "mistranslation": "a meaning changed", "terminology": "a wrong term"}
+_SEVERITY = {"major": "serious", "critical": "critical", "minor": "minor"}
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _unquote(value: str) -> str:
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"" else value
+
+
+def _counts(detail: str, subject: str, numbers: bool) -> list[str]:
+    sentences = []
+    for match in _COUNT.finditer(detail):
+        value, got, want = _unquote(match["value"]), int(match["got"]), int(match["want"])
+        if numbers:
+            said = (f"the number {value} must stay written exactly so and appear at least {_times(want)}, as in the "
+                    f"English; {subject} has it {_times(got) if got else 'nowhere'}")
+            if match["written"]:
+                said += f" (it writes {_unquote(match['written'])})"
+        else:
+            said = (f"the identifier {value} must stay exactly as written and appear {_times(want)}, as in the English; "
+                    f"{subject} has it {_times(got) if got else 'nowhere'}")
+        sentences.append(said)
+    return sentences
+
+
+def _length(detail: str, subject: str) -> str:
+    if "is empty" in detail:
+        return f"{subject} is empty"
+    if re.search(r"one word for the \d+ of|\d+ characters for the \d+ word", detail):  # a tag lost a word
+        return "shorter than the English: a word of it seems to be missing"
+    if "cut short" in detail:
+        return "much shorter than the English: the end or a part may be missing"
+    if "run-on or padded" in detail:
+        return "much longer than the English: something may be added or repeated"
+    if "sentence cut or left out" in detail:
+        return "a line has fewer sentences than in the English: a sentence may be missing"
+    if " lines, the source has" in detail:
+        return "the lines do not match the English: a line may be missing, added or joined to another"
+    if " paragraphs, the source has" in detail:
+        return "the paragraphs do not match the English: keep the same paragraph breaks"
+    return "much shorter or longer than the English: something may be missing or added"
+
+
+def _adequacy(detail: str) -> str:
+    added, omitted = "added:" in detail, "omitted:" in detail
+    if added and not omitted:
+        return "a sentence or part of one seems to say something the English does not"
+    if omitted and not added:
+        return "a sentence of the English seems to be missing"
+    return "a sentence seems to be missing, or something added, compared with the English"
+
+
+def explain(name: str, detail: str, language: str, subject: str = "the translation") -> str:
+    """One plain sentence for one failed check (its name and detail), about `subject` ("the translation" or
+    "your version")."""
+    target = parse_language(language).english if language else "the target language"
+    if name == "placeholders":
+        said = _counts(detail, subject, numbers=False)
+        if "placeholder debris" in detail:
+            said.append("stray ⟦ ⟧ marks are left in the text: remove them")
+        return "; ".join(said) or ("an identifier (code, a column, file or metric name, a URL) was changed, lost or "
+                                   "repeated: each must stay exactly as written, as many times as in the English")
+    if name == "numbers":
+        return "; ".join(_counts(detail, subject, numbers=True)) or (
+            "a number was changed or lost: every number must stay exactly as written in the English (0.5, not 0,5)")
+    if name == "language":
+        return f"some of it may not read as {target}: check that every sentence is natural {target}"
+    if name == "length":
+        return _length(detail, subject)
+    if name == "not_copy":
+        return "some of it is still in English, copied rather than translated"
+    if name == "script":
+        if "traditional characters" in detail:
+            return "it uses traditional Chinese characters: write simplified ones"
+        return f"too many letters outside the {target} alphabet: a word may be left untranslated or transliterated"
+    if name == "adequacy":
+        return _adequacy(detail)
+    if name == "qe":
+        if not detail:
+            return "a second model reading the translation found a serious error"
+        found = _FINDING.sub(lambda m: f"{_FOUND[m['category']]} ({_SEVERITY.get(m['severity'], m['severity'])}), "
+                                       f"{m['span']}: ", detail)
+        return "a second model reading the translation found " + found.replace(".; ", "; ")
+    return f"the automatic check '{name}' did not pass"  # a check added later without a sentence here yet
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[0].upper() + text[1:] if text else text
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def check_cell(failed: list[str], language: str) -> str:
+    """The "Check failed" cell of a row: one sentence per failed check ("name: detail" as items.review_items
+    gives them), one per line; a protected identifier or number says that a YES cannot publish the text."""
+    lines = []
+    for entry in failed:
+        name, _, detail = entry.partition(": ")
+        said = explain(name, detail, language)
+        lines.append(_sentence(f"{said}; {NO_YES}" if name in PROTECTED_CHECKS else said))
+    return "\n".join(lines)
+
+
+def refusal(failed: list[tuple[str, str]], language: str) -> str:
+    """Why pull does not take an annotator's version: each failed check's sentence, about 'your version'."""
+    return "; ".join(explain(name, detail, language, subject="your version") for name, detail in failed)

@@ -1,0 +1,75 @@
+"""Failed checks in the annotator's words: a plain sentence for every check, the damaged identifier named."""
+
+from __future__ import annotations
+
+import pytest
+
+from curation.checks.numbers import check_numbers
+from curation.checks.translation import CHECKS, check_length, check_placeholders, check_script
+from curation.review.explanations import check_cell, explain, refusal
+
+SOURCE = "Predict `Survived` for each passenger in train.csv. Use a threshold of 0.5 on the predicted probability."
+
+
+@pytest.mark.parametrize("name", [*CHECKS, "qe"])
+def test_every_check_has_its_own_sentence_even_without_a_detail(name):
+    said = explain(name, "", "kk")
+    assert "did not pass" not in said and name not in said.split()  # the sentence, not the check's name
+    assert len(said.split()) >= 5
+
+
+def test_a_changed_identifier_is_named_with_how_often_it_must_appear():
+    result = check_placeholders(SOURCE, "Әр жолаушы үшін survived болжаңыз, train.csv. Табалдырық 0.5.")
+    assert not result.passed
+    assert explain(result.name, result.detail, "kk") == (
+        "the identifier `Survived` must stay exactly as written and appear once, as in the English; the translation has it nowhere")
+    doubled = check_placeholders(SOURCE, "`Survived` `Survived` болжаңыз, train.csv. Табалдырық 0.5.")
+    assert "the identifier `Survived` must stay exactly as written and appear once" in explain("placeholders", doubled.detail, "kk")
+    assert "has it twice" in explain("placeholders", doubled.detail, "kk")
+
+
+def test_a_reformatted_number_is_named_with_how_it_was_written():
+    result = check_numbers(SOURCE, "`Survived` болжаңыз, train.csv. Табалдырық 0,5.")
+    said = explain(result.name, result.detail, "kk", subject="your version")
+    assert said == ("the number 0.5 must stay written exactly so and appear at least once, as in the English; your "
+                    "version has it nowhere (it writes 0,5)")
+
+
+def test_length_problems_say_what_may_be_missing(settings):
+    cut = check_length(SOURCE, "`Survived` болжаңыз.", "kk", settings)
+    assert explain(cut.name, cut.detail, "kk") == "much shorter than the English: the end or a part may be missing"
+    padded = check_length("A short English sentence to translate here.",
+                          "Мұнда аударылатын өте ұзын, ұзын, ұзын, ұзын, ұзын, ұзын, ұзын, ұзын, ұзын, ұзын, ұзын "
+                          "қазақша сөйлем бар, және тағы бір рет қайталанады.", "kk", settings)
+    assert "much longer than the English" in explain(padded.name, padded.detail, "kk")
+
+
+def test_traditional_chinese_is_named_as_such():
+    result = check_script("預測每個乘客是否倖存。", "zh")
+    assert not result.passed
+    assert explain(result.name, result.detail, "zh") == "it uses traditional Chinese characters: write simplified ones"
+
+
+def test_the_check_cell_has_one_sentence_per_check_and_says_a_yes_cannot_publish_a_damaged_identifier():
+    cell = check_cell(["length: length ratio 0.31 outside 0.60-1.90 (cut short?)",
+                       "placeholders: 'train.csv' appears 0 times, the source has 1"], "kk")
+    assert cell.split("\n") == [
+        "Much shorter than the English: the end or a part may be missing.",
+        "The identifier train.csv must stay exactly as written and appear once, as in the English; the translation has it nowhere; "
+        "a YES cannot publish it, so correct it in 'Your version'.",
+    ]
+    qe = check_cell(["qe: omission (major): 'from their age' — The features are missing."], "be")
+    assert qe == ("A second model reading the translation found something of the English left out (serious), 'from "
+                  "their age': The features are missing.")
+
+
+def test_adequacy_says_missing_or_added():
+    assert explain("adequacy", "omitted: English line 1 'Use 0.5.' is not in the translation (closest 0.20, needs "
+                               "0.45)", "kk") == "a sentence of the English seems to be missing"
+    assert "to say something the English does not" in explain("adequacy", "added: line 2 'Тағы' matches no English "
+                                                                         "sentence (closest 0.1, needs 0.4)", "kk")
+
+
+def test_a_refusal_speaks_of_your_version():
+    said = refusal([("placeholders", "'`Survived`' appears 2 times, the source has 1")], "kk")
+    assert said == "the identifier `Survived` must stay exactly as written and appear once, as in the English; your version has it twice"
