@@ -25,6 +25,7 @@ from curation.cli.base import (
     settings_from,
 )
 from curation.cli.confirm import YesOption, confirm_redo
+from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
 from curation.excerpt import plural
 from curation.cli.llm import cannot_run, print_summary, run_llm_stage, stage_progress
 
@@ -50,6 +51,8 @@ def describe(
     max_cost: MaxCostOption = None,
     batch: BatchOption = False,
     batch_fallback: BatchFallbackOption = None,
+    dry_run: DryRunOption = False,
+    as_json: DryRunJsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
@@ -58,6 +61,9 @@ def describe(
     from curation.stages.redo import describe_redo
 
     settings = settings_from(config, batch, batch_fallback)
+    if wants_dry_run(dry_run, as_json):
+        return show_dry_run(settings, ("describe",), competition=competition, force=force, max_rounds=max_rounds,
+                            as_json=as_json)
     with open_store(settings) as store:
         stage, run = _run_stage(store, settings, competition, lambda: DescribeStage(
             settings, only=competition, max_rounds=max_rounds, force=force), ROLES, max_cost)
@@ -82,12 +88,16 @@ def tag(
     max_cost: MaxCostOption = None,
     batch: BatchOption = False,
     batch_fallback: BatchFallbackOption = None,
+    dry_run: DryRunOption = False,
+    as_json: DryRunJsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Give every described competition one domain from [tag] vocabulary."""
     from curation.stages.tag import TagStage
 
     settings = settings_from(config, batch, batch_fallback)
+    if wants_dry_run(dry_run, as_json):
+        return show_dry_run(settings, ("tag",), competition=competition, force=force, as_json=as_json)
     with open_store(settings) as store:
         stage, run = _run_stage(store, settings, competition, lambda: TagStage(settings, only=competition, force=force),
                                 ("tag",), max_cost)
@@ -115,6 +125,8 @@ def translate(
     verbose: VerboseOption = False,
     batch: BatchOption = False,
     batch_fallback: BatchFallbackOption = None,
+    dry_run: DryRunOption = False,
+    as_json: DryRunJsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Translate descriptions, data cards and domains into the target languages, with automatic checks."""
@@ -134,6 +146,9 @@ def translate(
     if source in languages:
         complain(f"{source} is the source language: nothing to translate")
         languages = [code for code in languages if code != source]
+    if wants_dry_run(dry_run, as_json):
+        return show_dry_run(settings, ("translate",), languages, competition=competition, force=force,
+                            redo_reviewed=redo_reviewed, as_json=as_json)
     with open_store(settings) as store:
         known_competition(store, competition)
         try:

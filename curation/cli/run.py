@@ -10,6 +10,7 @@ import typer
 from curation.cli.base import (BatchFallbackOption, BatchOption, ConfigOption, MaxCostOption, app, complain, console,
                                languages_from, open_store, say, settings_from)
 from curation.cli.confirm import YesOption
+from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
 from curation.cli.content import describe, tag, translate
 from curation.cli.ingest import ingest
 from curation.cli.review import review_push
@@ -45,6 +46,8 @@ def run(
     batch: BatchOption = False,
     batch_fallback: BatchFallbackOption = None,
     max_cost: MaxCostOption = None,
+    dry_run: DryRunOption = False,
+    as_json: DryRunJsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Run ingest → describe → tag → translate → review push, then print what the curator does next.
@@ -55,6 +58,16 @@ def run(
     settings = settings_from(config, batch, batch_fallback)  # refuses a bad --batch-fallback before any stage
     batching = {"batch": batch, "batch_fallback": batch_fallback}
     languages_from(lang, settings, include_source=True)  # an empty or unknown --lang stops before anything runs
+    if wants_dry_run(dry_run, as_json):
+        # Ingest is free and a real run would do the same; describe, tag and translate are only planned. With
+        # --json its report goes to stderr, so stdout holds the JSON alone.
+        import contextlib
+        import sys
+
+        with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
+            ingest(source=None, top=None, code=None, config=config)
+        targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
+        return show_dry_run(settings, ("describe", "tag", "translate"), targets, as_json=as_json)
     start = _spent(settings)
 
     def budget() -> float | None:

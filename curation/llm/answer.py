@@ -33,3 +33,4 @@ class Answer:
     cached: bool
     request_hash: str = ""
     attempts: int = 1
+    saved_usd: float = 0.0  # a cached answer: what it cost when it was paid for

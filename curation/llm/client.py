@@ -87,14 +87,10 @@ class LLM(BatchCalls):
         """Ask the model configured for `role`. Raises LLMCallFailed (this item failed), BudgetExceeded (nothing
         was sent; stop starting work) or an LLMConfigError: MissingKey, MissingPrice, KeyRejected,
         EndpointUnreachable (setup; stop the run)."""
-        name, provider_settings, model = self.settings.provider_for(role)
-        role_params = self.settings.role_parameters(role)
-        params = CallParameters(max_output_tokens=role_params.max_output_tokens or self.settings.llm.max_output_tokens,
-                                temperature=role_params.temperature, reasoning_effort=role_params.reasoning_effort)
-        schema_json = json_schema(schema) if schema is not None else None
-        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params.for_hash(),
-                                    "schema": schema_json, "prompt": prompt_hash})
-        call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
+        call, params, schema_json = self.request(role, messages, schema, item, prompt_hash)
+        name, model = call.provider, call.model
+        provider_settings = self.settings.providers[name]
+        request_hash = call.request_hash
 
         # The same request already on its way (two items asking the very same thing): wait for it, then take
         # its answer from the cache rather than paying twice.
@@ -124,9 +120,24 @@ class LLM(BatchCalls):
                 self._budget_freed.set()
                 self._budget_freed = asyncio.Event()
 
+    def request(self, role: str, messages: list[dict], schema: type[BaseModel] | None, item: str = "",
+                prompt_hash: str = "") -> tuple[LLMCall, CallParameters, dict | None]:
+        """The call row a request would be logged under (its request hash is the cache key), its parameters and
+        its JSON schema; nothing is looked up or sent."""
+        name, _, model = self.settings.provider_for(role)
+        role_params = self.settings.role_parameters(role)
+        params = CallParameters(max_output_tokens=role_params.max_output_tokens or self.settings.llm.max_output_tokens,
+                                temperature=role_params.temperature, reasoning_effort=role_params.reasoning_effort)
+        schema_json = json_schema(schema) if schema is not None else None
+        request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params.for_hash(),
+                                    "schema": schema_json, "prompt": prompt_hash})
+        call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
+        return call, params, schema_json
+
     # -- cache ------------------------------------------------------------------------------------
 
-    def _from_cache(self, call: LLMCall, schema: type[BaseModel] | None) -> Answer | None:
+    def cached_answer(self, call: LLMCall, schema: type[BaseModel] | None) -> Answer | None:
+        """The stored answer to this request, read only (nothing logged or counted); None when there is none."""
         stored = self.store.cached_llm_call(call.request_hash)
         if stored is None or stored.response is None:
             return None
@@ -135,13 +146,19 @@ class LLM(BatchCalls):
         except ValidationError:
             return None  # the schema's validators grew stricter since; ask again
         usage = Usage(stored.tokens_in, stored.tokens_out, stored.tokens_cached, stored.tokens_cache_write)
+        return Answer(text=stored.response, parsed=parsed, usage=usage, cost_usd=0.0, cached=True,
+                      request_hash=call.request_hash, attempts=0, saved_usd=stored.cost_usd)
+
+    def _from_cache(self, call: LLMCall, schema: type[BaseModel] | None) -> Answer | None:
+        answer = self.cached_answer(call, schema)
+        if answer is None:
+            return None
         self.store.log_llm_call(call.model_copy(update={
-            "saved_usd": stored.cost_usd, "cached": True}))  # no tokens: nothing was billed
+            "saved_usd": answer.saved_usd, "cached": True}))  # no tokens: nothing was billed
         self.calls += 1
         self.cache_hits += 1
-        self.saved_usd += stored.cost_usd
-        return Answer(text=stored.response, parsed=parsed, usage=usage, cost_usd=0.0, cached=True,
-                      request_hash=call.request_hash, attempts=0)
+        self.saved_usd += answer.saved_usd
+        return answer
 
     # -- budget -----------------------------------------------------------------------------------
 

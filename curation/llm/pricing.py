@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from curation.config import Price
+from curation.config import Price, Settings
 from curation.llm.answer import Usage
 
 # About four bytes of UTF-8 per token: four characters of English, one or two of Cyrillic, about one CJK
@@ -12,6 +12,11 @@ from curation.llm.answer import Usage
 # real usage after each call.
 BYTES_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4
+
+# Output tokens a call of a role typically returns, for estimates made before it is sent: a description with its
+# analysis, a grade with its per-criterion reasons, a domain with its reason, a QE finding list. Our own figures
+# from the answers' schemas, not measured; a translation is estimated from its source (translation_tokens_out).
+TYPICAL_OUTPUT_TOKENS = {"describe": 800, "refine": 800, "score": 400, "tag": 60, "qe": 300}
 
 
 def estimate_input_tokens(messages: list[dict], schema_json: dict | None) -> int:
@@ -49,3 +54,16 @@ def prompt_cache_saving_usd(price: Price | None, tokens_cached: int, tokens_cach
     cached_rate = price.input if price.cached_input is None else price.cached_input
     write_rate = price.input if price.cache_write_input is None else price.cache_write_input
     return (tokens_cached * (price.input - cached_rate) - tokens_cache_write * (write_rate - price.input)) / 1_000_000
+
+
+def translation_tokens_out(source_text: str) -> int:
+    """Output tokens a translation of `source_text` likely takes: twice the English's (other scripts need more)."""
+    return 2 * len(source_text.encode("utf-8")) // BYTES_PER_TOKEN + 1
+
+
+def estimated_cost(settings: Settings, role: str, usage: Usage) -> tuple[float, str | None]:
+    """USD for an estimated call of `role` at its model's [prices] (batch prices in batch mode), and the
+    provider:model when it has no price entry (then it counts as nothing)."""
+    name, _, model = settings.provider_for(role)
+    price = settings.prices.get(f"{name}:{model}")
+    return cost_usd(price, usage, batch=settings.llm.mode == "batch"), None if price else f"{name}:{model}"

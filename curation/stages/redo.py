@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers
 from curation.config import Settings
-from curation.languages import parse_language
 from curation.llm.answer import Usage
-from curation.llm.pricing import BYTES_PER_TOKEN, cost_usd, estimate_input_tokens
+from curation.llm.pricing import TYPICAL_OUTPUT_TOKENS, estimate_input_tokens, estimated_cost, translation_tokens_out
 from curation.store import Store
 
 HANDFUL = 5  # more redone texts than this are confirmed first
-DESCRIBE_OUT, SCORE_OUT = 800, 400
+DESCRIBE_OUT, SCORE_OUT = TYPICAL_OUTPUT_TOKENS["describe"], TYPICAL_OUTPUT_TOKENS["score"]
 
 
 @dataclass
@@ -47,29 +46,25 @@ class RedoPlan:
         return f"{self.what} would redo {self.total} texts that exist already ({per}); {cost}"
 
     def add(self, settings: Settings, role: str, usage: Usage) -> None:
-        name, _, model = settings.provider_for(role)
-        price = settings.prices.get(f"{name}:{model}")
-        if price is None:
-            self.unpriced.add(f"{name}:{model}")
-        self.cost_usd += cost_usd(price, usage)
+        cost, unpriced = estimated_cost(settings, role, usage)
+        self.cost_usd += cost
+        if unpriced:
+            self.unpriced.add(unpriced)
 
 
 def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
     """Translations the given TranslateStages would replace (not first translations, not review's requests)."""
-    from curation.stages.translate import KINDS
+    from curation.dry_run import first_translation_request
 
     plan = RedoPlan("translate")
     for stage in stages:
-        language = parse_language(stage.language)
         redo = [item for item in stage.pending(store, settings) if item.previous is not None and not item.requested]
         plan.counts[stage.language] = len(redo)
         for item in redo:
             masked = mask_identifiers(item.source_text, item.names).text
-            messages = stage.prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
-                                           text=masked, failures=[], previous="", feedback=item.feedback or "",
-                                           attempt=1, attempts=settings.translate.max_attempts)
-            out = 2 * len(item.source_text.encode("utf-8")) // BYTES_PER_TOKEN + 1
-            plan.add(settings, "translate", Usage(estimate_input_tokens(messages, None), out))
+            messages = first_translation_request(stage, item.field, masked, feedback=item.feedback or "")
+            plan.add(settings, "translate", Usage(estimate_input_tokens(messages, None),
+                                                  translation_tokens_out(item.source_text)))
     return plan
 
 
