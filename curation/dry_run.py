@@ -164,8 +164,13 @@ async def _translate(store: Store, settings: Settings, stages: list, plan: DryRu
         sources = {item.key: item.source_text for item in items}
         await _through(stage, [item for item in items if item not in later], llm)
         for call in llm.wanted.values():
-            out = TYPICAL_OUTPUT_TOKENS["qe"] if call.role == "qe" else translation_tokens_out(sources.get(call.item, ""))
-            plan.count(settings, row, call.role, Usage(call.tokens_in, out))
+            if call.role == "qe":
+                plan.count(settings, row, "qe", Usage(call.tokens_in, TYPICAL_OUTPUT_TOKENS["qe"]))
+                continue
+            usage = Usage(call.tokens_in, translation_tokens_out(sources.get(call.item, "")))
+            plan.count(settings, row, "translate", usage)
+            if settings.models.qe:  # a translation that passes the checks is read by the qe model next
+                plan.count(settings, row, "qe", Usage(usage.tokens_in + usage.tokens_out, TYPICAL_OUTPUT_TOKENS["qe"]))
         # Domains are vocabulary phrases shared across competitions: one request per phrase, not per competition.
         domains = min(sum(1 for _, name in ahead if name == "domain"), len(settings.tag.vocabulary))
         estimate = [(slug, name) for slug, name in ahead if name == "description"] + [("", "domain")] * domains

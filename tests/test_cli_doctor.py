@@ -85,6 +85,17 @@ def test_a_missing_key_is_one_line_naming_the_variable_and_every_role(healthy, m
         "ANTHROPIC_BASE_URL), or point them under [models] at a provider you have a key for"]
 
 
+def test_a_key_the_provider_refuses_is_one_line_naming_the_variable(healthy, llm_server) -> None:
+    llm_server.models.keys = {"not-needed"}  # the placeholder the OpenAI-compatible side sends; the Anthropic key fails
+
+    result = curate("doctor")
+
+    assert result.exit_code == 1
+    assert failures(result) == [f"FAIL  key: ANTHROPIC_API_KEY was refused by {llm_server.anthropic_base_url} (HTTP 401: "
+                                "invalid x-api-key); check the key and its access to claude-sonnet-5-5"]
+    assert "sk-ant-fake-key-value" not in result.output
+
+
 def test_an_endpoint_that_is_down_is_one_line_saying_what_to_start_or_fix(healthy, monkeypatch) -> None:
     from tests.llm.test_unreachable import closed_port
 

@@ -65,6 +65,14 @@ def test_each_stage_pays_for_what_its_dry_run_counted_and_the_dry_run_sends_noth
     assert (again["calls"], again["rows"][0]["cached"]) == (0, 15)
     assert llm_server.count() == 13 + 7 + 15
 
+    # Turning on quality estimation: the translations come from the cache, each then read once by the qe model.
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('# qe = "auto"', 'qe = "anthropic:claude-sonnet-5-5"'),
+                    encoding="utf-8")
+    with_qe = planned("translate")
+    assert (with_qe["calls"], with_qe["rows"][0]["cached"]) == (15, 15)
+    assert llm_server.count() == 13 + 7 + 15
+
 
 def test_run_dry_run_estimates_what_waits_for_describe_then_the_run_stays_within_it(kazakh_project, llm_server):
     project = kazakh_project

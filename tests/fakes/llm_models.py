@@ -15,7 +15,11 @@ Shapes, read 2026-11-23:
   (https://platform.claude.com/docs/en/api/errors). The message wording is ours.
 
     llm_server.models.known = {"gpt-5.5-2026-04-23"}   # only these exist; None (the default): every id exists
+    llm_server.models.keys = {"sk-good"}                # only these keys are accepted (None: any), else 401
     llm_server.models.asked                             # [(api, model id), ...] in order
+
+A refused key is 401 in each API's envelope: OpenAI's code invalid_api_key, Anthropic's authentication_error
+(https://platform.claude.com/docs/en/api/errors, read 2026-11-23); the messages are ours.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ class FakeModels:
 
     def __init__(self) -> None:
         self.known: set[str] | None = None
+        self.keys: set[str] | None = None
         self.asked: list[tuple[str, str]] = []
         self._lock = threading.Lock()
 
@@ -45,6 +50,14 @@ class FakeModels:
         api = "anthropic" if any(name.lower() == "anthropic-version" for name in headers) else "openai"
         with self._lock:
             self.asked.append((api, model))
+        lowered = {name.lower(): value for name, value in headers.items()}
+        key = lowered.get("x-api-key") or lowered.get("authorization", "").removeprefix("Bearer ")
+        if self.keys is not None and key not in self.keys:
+            body = ({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"},
+                     "request_id": "req_fake_models"} if api == "anthropic" else
+                    {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
+                               "param": None, "code": "invalid_api_key"}})
+            return 401, json.dumps(body).encode(), "application/json"
         exists = self.known is None or model in self.known
         if api == "anthropic":
             body = ({"type": "model", "id": model, "display_name": model, "created_at": "2026-01-01T00:00:00Z",
