@@ -2,7 +2,7 @@
 
 The checks (curation/checks/translation.py's REGISTRY and the optional `qe` pass) report to the curator in their
 own terms: `length: length ratio 0.41 outside 0.60-1.90 (cut short?)`. A native speaker reading the sheet needs
-what that means for the text in front of her: "much shorter than the English: the end may be missing". The
+what that means for the text in front of her: "much shorter than the English: the end or a part may be missing". The
 check names stay with the curator (the store, `curate status`, `--json`); the sheet's "Check failed" cell and
 pull's refusal of a version speak these sentences.
 
@@ -97,6 +97,12 @@ def explain(name: str, detail: str, language: str, subject: str = "the translati
         return "; ".join(_counts(detail, subject, numbers=True)) or (
             "a number was changed or lost: every number must stay exactly as written in the English (0.5, not 0,5)")
     if name == "language":
+        rival = re.search(r"reads (?:more )?as (?P<rival>[A-Z][\w ]*?)(?: \(| than|$)|: (?P<cjk>Chinese|Japanese), not", detail)
+        if detail.startswith("no text in the"):
+            return f"there is no {target} text in it: it may be written in another alphabet or left in English"
+        if rival:
+            return (f"some of it reads like {rival['rival'] or rival['cjk']} rather than {target}: check that every "
+                    f"sentence is natural {target}")
         return f"some of it may not read as {target}: check that every sentence is natural {target}"
     if name == "length":
         return _length(detail, subject)
@@ -105,7 +111,11 @@ def explain(name: str, detail: str, language: str, subject: str = "the translati
     if name == "script":
         if "traditional characters" in detail:
             return "it uses traditional Chinese characters: write simplified ones"
-        return f"too many letters outside the {target} alphabet: a word may be left untranslated or transliterated"
+        found = re.search(r"are not (?P<script>\w+) \((?P<foreign>\w+)", detail)
+        if found:
+            return (f"too many letters are not {found['script']} (here {found['foreign']}): a word may be left "
+                    "untranslated or transliterated")
+        return f"too many letters are not in the {target} alphabet: a word may be left untranslated or transliterated"
     if name == "adequacy":
         return _adequacy(detail)
     if name == "qe":

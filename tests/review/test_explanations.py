@@ -73,3 +73,19 @@ def test_adequacy_says_missing_or_added():
 def test_a_refusal_speaks_of_your_version():
     said = refusal([("placeholders", "'`Survived`' appears 2 times, the source has 1")], "kk")
     assert said == "the identifier `Survived` must stay exactly as written and appear once, as in the English; your version has it twice"
+
+
+def test_a_language_mix_up_names_the_language_it_reads_as():
+    assert explain("language", "line 2 'Бұл мәтін' reads as Russian (0.81), Kazakh only 0.12", "kk") == (
+        "some of it reads like Russian rather than Kazakh: check that every sentence is natural Kazakh")
+    assert explain("language", "the text reads more as Belarusian than as Russian (Russian 0.31 of the two, minimum "
+                               "0.6)", "ru").startswith("some of it reads like Belarusian rather than Russian")
+    assert explain("language", "line 1 '数据' has no kana: Chinese, not Japanese", "ja").startswith(
+        "some of it reads like Chinese rather than Japanese")
+
+
+def test_a_foreign_alphabet_is_named():
+    assert explain("script", "37% of the letters are not Cyrillic (Latin 19 of 51); at most 15% allowed", "kk") == (
+        "too many letters are not Cyrillic (here Latin): a word may be left untranslated or transliterated")
+    assert explain("language", "no text in the Cyrillic script to read as Kazakh", "kk").startswith(
+        "there is no Kazakh text in it")
