@@ -206,7 +206,7 @@ async def plan_run(store: Store, settings: Settings, stages: tuple[str, ...], la
     changing = None
     if "describe" in stages:
         changing = await _describe(store, settings, DescribeStage(settings, only=only, max_rounds=max_rounds,
-                                                                  force=force), plan)
+                                                                  force=force, redo_reviewed=redo_reviewed), plan)
     if "tag" in stages:
         await _tag(store, settings, TagStage(settings, only=only, force=force), plan, changing)
     if "translate" in stages:

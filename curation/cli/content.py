@@ -47,6 +47,9 @@ def describe(
     competition: CompetitionOption = None,
     max_rounds: Annotated[int | None, typer.Option("--max-rounds", min=1, help="Graded versions at most (default: describe.max_rounds).")] = None,
     force: ForceOption = False,
+    redo_reviewed: Annotated[bool, typer.Option(
+        "--redo-reviewed", help="Also describe again descriptions the rubric approved under an older prompt or model "
+                                "(the old version and its scores stay in the history; the new one goes to review).")] = False,
     yes: YesOption = False,
     max_cost: MaxCostOption = None,
     batch: BatchOption = False,
@@ -63,14 +66,18 @@ def describe(
     settings = settings_from(config, batch, batch_fallback)
     if wants_dry_run(dry_run, as_json):
         return show_dry_run(settings, ("describe",), competition=competition, force=force, max_rounds=max_rounds,
-                            as_json=as_json)
+                            redo_reviewed=redo_reviewed, as_json=as_json)
     with open_store(settings) as store:
         stage, run = _run_stage(store, settings, competition, lambda: DescribeStage(
-            settings, only=competition, max_rounds=max_rounds, force=force), ROLES, max_cost)
+            settings, only=competition, max_rounds=max_rounds, force=force, redo_reviewed=redo_reviewed), ROLES, max_cost)
         confirm_redo(describe_redo(store, settings, stage), yes)
         try:
             run()
         finally:
+            if stage.pinned:
+                say(f"kept {plural(len(stage.pinned), 'description')} reviewed under an older prompt or model: the "
+                    "rubric annotators approved them; `curate describe --redo-reviewed` describes them again and "
+                    "sends them back to review")
             for problem in store.problems("describe"):
                 complain(f"needs a person: {problem.line()}")
             for described in store.descriptions():

@@ -22,6 +22,7 @@ class Description(Record):
     needs_human: bool = False
     reasons: list[str] = Field(default_factory=list)  # why it needs a person, when it does
     input_hash: str = ""
+    source_hash: str = ""  # of the task it describes (facts, data card, notebooks): a new prompt keeps it
 
 
 class LintFinding(Record):

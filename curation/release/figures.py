@@ -100,15 +100,17 @@ def call_log_models(store: Store) -> dict[str, dict[str, int]]:
 
 
 def reviewed_under_older_prompts(store: Store, settings: Settings, published: dict[str, set[str]]) -> dict[str, int]:
-    """Language -> published translations a person approved or wrote under an older translate prompt or model."""
+    """Language -> published texts a person approved or wrote under an older prompt or model (the source language:
+    descriptions the rubric approved under an older describe, score or refine prompt or model)."""
     # Imported here: it loads the translate stage and its checks (seconds), which a refused publish never needs.
-    from curation.stages.stale_reviewed import stale_reviewed
+    from curation.stages.stale_reviewed import stale_reviewed, stale_reviewed_descriptions
 
     counts = {}
     for language, slugs in sorted(published.items()):
         if language == settings.project.source_language:
-            continue
-        kept = [t for t in stale_reviewed(store, settings, language) if t.competition in slugs]
+            kept = [d for d in stale_reviewed_descriptions(store, settings) if d.competition in slugs]
+        else:
+            kept = [t for t in stale_reviewed(store, settings, language) if t.competition in slugs]
         if kept:
             counts[language] = len(kept)
     return counts

@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterable
 
 from curation.fingerprint import fingerprint
-from curation.records import FIELDS, ReviewItem
+from curation.records import FIELDS, ReviewItem, RubricScore
 from curation.store import Store
 
 RUBRIC_SUFFIX = "rubric"
@@ -58,6 +58,16 @@ def rubric_items(store: Store) -> list[ReviewItem]:
         )
         for d in store.descriptions()
     ]
+
+
+def current_rubric_scores(store: Store) -> tuple[dict[str, str], dict[str, list[RubricScore]]]:
+    """(competition -> hash of its current description, competition -> the latest scores given on exactly that text)."""
+    current = {item.competition: item.translation_hash for item in rubric_items(store)}
+    scores: dict[str, list[RubricScore]] = {}
+    for score in store.rubric_scores():
+        if current.get(score.competition) == score.description_hash:
+            scores.setdefault(score.competition, []).append(score)
+    return current, scores
 
 
 def _rank(item: ReviewItem) -> str:

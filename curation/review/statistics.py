@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 
 from curation.records import VERDICTS, RubricStats, ReviewStats, Verdict
 from curation.review.decisions import decide, decide_rubric, latest_per_annotator
-from curation.review.items import review_items, rubric_items
+from curation.review.items import current_rubric_scores, review_items
 from curation.store import Store
 
 
@@ -83,11 +83,7 @@ def review_statistics(store: Store, language: str) -> ReviewStats:
 
 def rubric_statistics(store: Store, needed: int) -> RubricStats:
     """Rubric figures over the current English descriptions: final score shares, agreement, open descriptions."""
-    current = {item.competition: item.translation_hash for item in rubric_items(store)}
-    by_competition: dict[str, list] = defaultdict(list)
-    for score in store.rubric_scores():
-        if current.get(score.competition) == score.description_hash:
-            by_competition[score.competition].append(score)
+    current, by_competition = current_rubric_scores(store)
     groups = [list({s.annotator: s for s in scores}.values()) for scores in by_competition.values()]
     count, raw, kappa = agreement(groups, label=lambda s: s.score)
     finals = Counter()

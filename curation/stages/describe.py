@@ -4,6 +4,10 @@ Per competition: generate (role `describe`) -> lint + score (role `score`) -> re
 the grade is good (C/D by default) with no lint findings, or `max_rounds` graded versions exist. Every round is
 kept. A description written by a person (description.md) is never regenerated; it is linted and scored once,
 for the report. Open "redescribe" requests from review re-run the loop with the reviewers' comments.
+
+Pinned: a machine description the rubric annotators approved stays final when a prompt, model or call parameter
+of the loop changes (it is listed as "reviewed under an older prompt"); only `redo_reviewed` writes it again.
+A changed task (data card, notebooks, metric) still redoes it: the approval was of a text about the old task.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from curation.fingerprint import fingerprint
 from curation.llm import LLM, Answer, LLMCallFailed
 from curation.prompts import Prompt, load_prompt
 from curation.records import Competition, Description, DescriptionRound, GradeReport, Notebook, Problem
+from curation.review.approval import approved_descriptions
 from curation.store import Store
 
 STAGE = "describe"
@@ -76,6 +81,7 @@ class DescribeItem:
     max_rounds: int
     feedback: str = ""  # reviewers' comments from open redescribe requests
     rejected: str = ""  # the description those reviewers scored too low: a rewrite must differ from it
+    source_hash: str = ""  # the task the description is about (see DescribeStage.source_hash)
 
     @property
     def key(self) -> str:
@@ -103,6 +109,8 @@ class DescribeStage:
     only: str | None = None
     max_rounds: int | None = None
     force: bool = False
+    redo_reviewed: bool = False  # also rewrite stale descriptions the rubric approved (they go back to review)
+    pinned: list[Description] = field(default_factory=list)  # approved descriptions left as they are though stale
     name: str = STAGE
     prompts: dict[str, Prompt] = field(init=False)
 
@@ -131,12 +139,32 @@ class DescribeStage:
             "good_grades": sorted(self.settings.describe.good_grades),
         })
 
+    def source_hash(self, competition: Competition, notebooks: list[Notebook]) -> str:
+        """The task a description is about: facts, data card, notebooks and person-written text, not how it is written."""
+        return fingerprint({
+            "task": [competition.comp_name, competition.data_type, competition.metric, competition.data_card],
+            "person_written": competition.description,
+            "notebooks": [notebook.text for notebook in notebooks],
+        })
+
     def pending(self, store: Store, settings: Settings) -> list[DescribeItem]:
         """Competitions without a description, with a stale or failed one, or with an open redescribe request.
 
         A competition with neither notebooks nor a person-written description cannot be described; it is
         reported as a problem (and its status says what to add) instead of being sent to a model.
         """
+        items, problems = self.select(store)
+        for problem in problems:
+            store.set_status(problem.competition, STAGE, "needs_human", problem.message)
+        if self.only is None:  # a run narrowed to one competition must not erase the others' problems
+            store.replace_problems(STAGE, problems)
+        return items
+
+    def select(self, store: Store) -> tuple[list[DescribeItem], list[Problem]]:
+        """What `pending` finds, without writing anything: the items, the problems, and (in `pinned`) the approved
+        descriptions kept though stale."""
+        self.pinned = []
+        approved = approved_descriptions(store, self.settings)
         requests: dict[str, list[str]] = {}
         for request in store.open_requests("redescribe"):
             requests.setdefault(request["competition"], []).append(request["feedback"])
@@ -149,23 +177,28 @@ class DescribeStage:
             if not notebooks and not competition.description:
                 message = "no notebooks and no description.md: add notebooks, or write description.md, then run `curate ingest`"
                 problems.append(Problem(stage=STAGE, path=competition.source or slug, message=message, competition=slug))
-                store.set_status(slug, STAGE, "needs_human", message)
                 continue
             digest = self.input_hash(competition, notebooks)
+            source = self.source_hash(competition, notebooks)
             stored = store.description(slug)
             status = store.status(slug, STAGE)
             fresh = (stored is not None and stored.input_hash == digest and status is not None
                      and status.status != "failed" and status.input_hash == digest)
             if fresh and not self.force and slug not in requests:
                 continue
+            if (stored is not None and stored.provenance == "machine" and slug not in requests and slug in approved
+                    and not self.redo_reviewed and stored.source_hash in ("", source)):
+                # Rubric annotators approved this text: a new prompt or model does not undo that. (A description
+                # stored before source hashes were kept is taken to be about today's task.)
+                if stored.input_hash != digest:
+                    self.pinned.append(stored)
+                continue
             feedback = "\n".join(f"- {text}" for text in requests.get(slug, []) if text.strip())
             rejected = stored.text if stored is not None and slug in requests else ""
             items.append(DescribeItem(competition=slug, record=competition, notebooks=tuple(notebooks),
                                       input_hash=digest, max_rounds=self.rounds_limit, feedback=feedback,
-                                      rejected=rejected))
-        if self.only is None:  # a run narrowed to one competition must not erase the others' problems
-            store.replace_problems(STAGE, problems)
-        return items
+                                      rejected=rejected, source_hash=source))
+        return items, problems
 
     # -- do one ---------------------------------------------------------------------------------
 
@@ -250,7 +283,7 @@ class DescribeStage:
         description = Description(
             competition=item.competition, text=final.text, provenance="human" if item.person_written else "machine",
             grade=final.grade, rounds=len(rounds), needs_human=bool(reasons), reasons=reasons,
-            input_hash=item.input_hash,
+            input_hash=item.input_hash, source_hash=item.source_hash,
         )
         who = "written by a person" if item.person_written else f"{len(rounds)} round{'s' if len(rounds) != 1 else ''}"
         if good and not reasons:

@@ -15,7 +15,7 @@ from curation.config import Settings
 from curation.records import FIELDS, FinalText
 from curation.review.authority import split_failures
 from curation.review.decisions import decide, decide_rubric
-from curation.review.items import item_id, rubric_items, text_hash
+from curation.review.items import current_rubric_scores, item_id, text_hash
 from curation.review.statistics import judged_units
 from curation.store import Store
 
@@ -82,11 +82,7 @@ def merge_rubric(store: Store, settings: Settings) -> MergeSummary:
     """Final rubric scores of the English descriptions; one below publish.min_rubric_score sends the description
     back to describe."""
     summary = MergeSummary(settings.project.source_language)
-    current = {item.competition: item.translation_hash for item in rubric_items(store)}
-    scores = defaultdict(list)
-    for score in store.rubric_scores():
-        if current.get(score.competition) == score.description_hash:
-            scores[score.competition].append(score)
+    current, scores = current_rubric_scores(store)
     for competition in current:
         decision = decide_rubric(scores.get(competition, []), settings.review.rubric_annotators)
         if decision.score is None:

@@ -1,14 +1,15 @@
-"""Approved translations that a changed translate prompt or model made stale: kept final, listed in status.
+"""Approved translations and descriptions that a changed prompt or model made stale: kept final, listed in status.
 
-They live here, with the translate stage, because telling which translations are stale takes the stage's own
-staleness rule (`TranslateStage.pending`); curation/review/approval.py says which translations are approved.
+They live here, with the stages, because telling which texts are stale takes the stage's own staleness rule
+(`TranslateStage.pending`, `DescribeStage.select`); curation/review/approval.py says which texts are approved.
 """
 
 from __future__ import annotations
 
 from curation.config import Settings
 from curation.prompts import PromptError
-from curation.records import Translation
+from curation.records import Description, Translation
+from curation.stages.describe import DescribeStage
 from curation.stages.translate import TranslateStage
 from curation.status import Section, StatusContext, register_section
 from curation.store import Store
@@ -24,19 +25,31 @@ def stale_reviewed(store: Store, settings: Settings, language: str) -> list[Tran
     return stage.pinned
 
 
+def stale_reviewed_descriptions(store: Store, settings: Settings) -> list[Description]:
+    """Approved English descriptions written under an older describe, score or refine prompt or model, kept final."""
+    try:
+        stage = DescribeStage(settings)
+    except PromptError:
+        return []  # the prompt file is broken: `curate describe` says so
+    stage.select(store)
+    return stage.pinned
+
+
 @register_section
 def _reviewed_under_an_older_prompt(context: StatusContext) -> Section | None:
     rows = []
+    source = context.settings.project.source_language
     for language in context.languages:
-        if language == context.settings.project.source_language:
-            continue
-        kept = stale_reviewed(context.store, context.settings, language)
+        if language == source:
+            kept = [f"{d.competition}/description" for d in stale_reviewed_descriptions(context.store, context.settings)]
+        else:
+            kept = [f"{t.competition}/{t.field}" for t in stale_reviewed(context.store, context.settings, language)]
         if kept:
-            shown = ", ".join(f"{t.competition}/{t.field}" for t in kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
+            shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
             rows.append([language, len(kept), shown])
     if not rows:
         return None
     return Section("Reviewed under an older prompt", ["language", "texts", "which"], rows,
-                   note="kept final: a person approved or wrote them under an older translate prompt or model; "
-                        "`curate translate --redo-reviewed` translates them again (the old versions and their "
-                        "verdicts stay in the history, the new ones go to review).")
+                   note="kept final: a person approved or wrote them under an older prompt or model; "
+                        "`curate translate --redo-reviewed` (for en: `curate describe --redo-reviewed`) writes them "
+                        "again (the old versions and their verdicts stay in the history, the new ones go to review).")

@@ -1,5 +1,5 @@
-"""Describe and tag (migrations 20-29): the final English description and domain per competition, and every
-round of the describe loop."""
+"""Describe and tag (migrations 20-29): the final English description and domain per competition (with the ones
+it replaced), and every round of the describe loop."""
 
 from __future__ import annotations
 
@@ -13,8 +13,19 @@ class DescribeMixin(StoreMixin):
     # -- describe / tag: the final English description and domain per competition ---------------
 
     def save_description(self, description: Description) -> None:
-        """Keep a competition's final English description, replacing the previous one."""
-        self._upsert_record("descriptions", {"competition": description.competition}, description)
+        """Keep a competition's final English description; the one it replaces, when its text differs, goes to the
+        history."""
+        with self.transaction() as db:
+            previous = self.description(description.competition)
+            if previous is not None and previous.text != description.text:
+                db.execute("INSERT INTO description_history (competition, record, replaced_at) VALUES (?, ?, ?)",
+                           (description.competition, previous.model_dump_json(), now()))
+            self._upsert_record("descriptions", {"competition": description.competition}, description)
+
+    def description_history(self, slug: str) -> list[Description]:
+        """Earlier English descriptions of a competition, oldest first."""
+        rows = self.db.execute("SELECT record FROM description_history WHERE competition = ? ORDER BY id", (slug,))
+        return self._records(Description, rows)
 
     def description(self, slug: str) -> Description | None:
         """A competition's final English description, or None."""

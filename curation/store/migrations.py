@@ -211,6 +211,18 @@ MIGRATIONS.append((50, "releases", """
     """))
 
 
+# -- describe: descriptions replaced by a newer text, e.g. `curate describe --redo-reviewed` (version 22) ---------
+MIGRATIONS.append((22, "description_history", """
+        -- The old text stays readable next to the rubric scores given on it.
+        CREATE TABLE description_history (
+            id INTEGER PRIMARY KEY,
+            competition TEXT NOT NULL,
+            record TEXT NOT NULL,           -- the replaced Description as JSON
+            replaced_at TEXT NOT NULL
+        );
+        CREATE INDEX description_history_competition ON description_history(competition);
+    """))
+
 # -- every path the store keeps is relative to the project root (version 42) ------------------------------------
 
 
