@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curation.records import RubricScore, Verdict
+from curation.review.verdicts import parse_score
 from curation.store import Store
 
 VERDICT_COLUMNS = ("pulled_at", "annotator", "language", "item_id", "competition", "field", "verdict", "own_version",
@@ -88,8 +89,11 @@ def import_annotations(store: Store, folder: Path) -> ImportReport:
                 continue
             report.files += 1
             for number, row in enumerate(reader, start=2):
+                values = {key: value for key, value in row.items() if key in model.model_fields}
+                if model is RubricScore and (score := parse_score(values.get("score") or "")) is not None:
+                    values["score"] = score  # a CSV cell is text; the record takes the number 0, 1 or 2
                 try:
-                    records.append(model(**{key: value for key, value in row.items() if key in model.model_fields}))
+                    records.append(model(**values))
                 except ValidationError as error:
                     first = error.errors()[0]
                     report.problems.append(f"{path} line {number}: {'.'.join(map(str, first['loc']))}: {first['msg']}")

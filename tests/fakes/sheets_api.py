@@ -5,12 +5,20 @@ code talks to it: spreadsheet metadata, batchUpdate (addSheet, setDataValidation
 repeatCell), values get/batchGet/update/batchUpdate/append, Drive files list/create and permissions create.
 It keeps what it was sent (cells with the valueInputOption used, validations, protected ranges, shares),
 checks the bearer token, and can answer 429 a given number of times before it serves a request.
+
+For a `curate` process of its own (tests that kill one), `route_google_to` sends every Google host that process
+reaches to the fake, the OAuth token endpoint included (a real service-account key file signs the grant, see
+`write_service_account_key`), and `kill_at` makes the fake SIGKILL the process on its Nth request.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import re
+import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -111,6 +119,7 @@ class FakeSheetsAPI(BaseAdapter):
         self.calls: list[tuple[str, str]] = []
         self.throttle = 0  # answer this many next requests with 429
         self.throttled = 0
+        self.kill_at: int | None = None  # SIGKILL the process this fake serves on its Nth request (1-based)
         self._next_sheet_id = 100
 
     # -- test helpers -----------------------------------------------------------------------------
@@ -145,13 +154,36 @@ class FakeSheetsAPI(BaseAdapter):
             setattr(sheet_tab, attribute, {(r, c if c < column - 1 else c - 1): v for (r, c), v in old.items()
                                            if c != column - 1})
 
+    def save(self, path) -> None:
+        """Keep the spreadsheets in a file, for a `curate` process started by the test (see `load`)."""
+        with open(path, "wb") as handle:
+            pickle.dump(self.spreadsheets, handle)
+
+    @classmethod
+    def load(cls, path) -> "FakeSheetsAPI":
+        """A fake holding the spreadsheets `save` kept."""
+        fake = cls()
+        with open(path, "rb") as handle:
+            fake.spreadsheets = pickle.load(handle)
+        return fake
+
     # -- the transport ------------------------------------------------------------------------------
 
     def send(self, request: requests.PreparedRequest, **kwargs) -> requests.Response:
         url = urlparse(request.url)
         path = unquote(url.path)
         query = parse_qs(url.query)
+        if url.netloc == "iamcredentials.googleapis.com" and path.endswith("/allowedLocations"):
+            # google-auth looks up a service account's regional access boundary from a background thread; it is
+            # no request of ours, and counting it would make the Nth request depend on thread timing. Without a
+            # boundary the client goes on as usual.
+            return self._answer(request, 404, _error(404, "No regional access boundary for this account."))
         self.calls.append((request.method, path))
+        if self.kill_at is not None and len(self.calls) >= self.kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)  # the client dies with this request unanswered
+        if url.netloc == "oauth2.googleapis.com" and path == "/token":
+            # The service account's signed grant, exchanged for the token the other endpoints check.
+            return self._answer(request, 200, {"access_token": TOKEN, "expires_in": 3600, "token_type": "Bearer"})
         if request.headers.get("Authorization") != f"Bearer {TOKEN}":
             return self._answer(request, 401, _error(401, "Request is missing a valid bearer token."))
         if self.throttle:
@@ -303,6 +335,37 @@ class FakeSheetsAPI(BaseAdapter):
         response.request = request
         response.encoding = "utf-8"
         return response
+
+
+def route_google_to(fake: FakeSheetsAPI) -> Callable[[], None]:
+    """Make every requests session in this process reach `fake` for Google hosts; returns the undo."""
+    original = requests.Session.get_adapter
+
+    def get_adapter(session, url: str):
+        host = urlparse(url).netloc
+        return fake if host.endswith(".googleapis.com") else original(session, url)
+
+    requests.Session.get_adapter = get_adapter
+
+    def undo() -> None:
+        requests.Session.get_adapter = original
+
+    return undo
+
+
+def write_service_account_key(path) -> None:
+    """A service-account key file as Google issues one (a fresh RSA key; the fake accepts any signed grant)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"type": "service_account", "project_id": "example-project", "private_key_id": "fake-key-1",
+                   "private_key": pem, "client_email": FakeServiceAccount.service_account_email,
+                   "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token",
+                   "universe_domain": "googleapis.com"}, handle)
 
 
 def _quote(title: str) -> str:

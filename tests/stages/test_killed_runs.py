@@ -1,5 +1,6 @@
-"""Killing `curate translate` or `curate review pull` (SIGKILL, a subprocess) at several points and running it
-again loses no verdict and no fix, and pays for no answer twice (issue 14).
+"""Killing `curate translate` (SIGKILL, a subprocess) at several points and running it again loses no verdict and no
+fix, and pays for no answer twice (issue 14). The kill points of `curate review pull` are in
+tests/review/test_killed_pull.py.
 
 The project: the sample translated into Kazakh and Belarusian; the Kazakh sheet answered (one native fix, one
 NO without a version, which merge sends back for retranslation, the rest YES and YES) and merged; then the
@@ -134,32 +135,3 @@ def test_translate_killed_at_a_request_and_rerun(project_under_review, llm_serve
     with Store(project / "data" / "curation.sqlite") as store:
         final = next(f for f in store.final_texts("kk") if (f.competition, f.field) == ("titanic", "description"))
         assert (final.text, final.provenance) == (fix, "native_fix")
-
-
-def test_review_pull_killed_at_several_points_and_rerun(project_under_review):
-    project = project_under_review
-    fix = review_kazakh(project)
-    annotations = project / "annotations" / "kk"
-
-    # killed at once (nothing read yet), then just after the annotations file appears (while the store is
-    # written), then left to finish: each rerun takes what is missing and nothing twice
-    for when in (lambda: True, lambda: annotations.exists() and any(annotations.glob("*.csv"))):
-        run_killed(["review", "pull", "--lang", "kk"], project, when)
-    pulled = curate("review", "pull", "--lang", "kk")
-    assert pulled.exit_code == 0, pulled.output
-    assert "kk: 0 new verdicts" in curate("review", "pull", "--lang", "kk").output
-
-    with Store(project / "data" / "curation.sqlite") as store:
-        verdicts = store.verdicts("kk")
-        assert len(verdicts) == 21 and len({v.item_id for v in verdicts}) == 21
-        assert any(v.own_version == fix for v in verdicts)
-    assert "kk: 19 keep, 1 fix, 1 retranslate" in curate("merge", "--lang", "kk").output
-    # the annotations files (the source of truth) rebuild the same verdicts in a lost store
-    (project / "data" / "curation.sqlite").unlink()
-    for suffix in ("-wal", "-shm"):
-        Path(f"{project / 'data' / 'curation.sqlite'}{suffix}").unlink(missing_ok=True)
-    assert curate("ingest").exit_code == 0
-    imported = curate("review", "import", "annotations")
-    assert imported.exit_code == 0, imported.output
-    with Store(project / "data" / "curation.sqlite") as store:
-        assert len(store.verdicts("kk")) == 21
