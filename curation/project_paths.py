@@ -2,11 +2,13 @@
 
 `stored_path` turns a path into what the store keeps; `resolved_path` turns it back into a path to open;
 `relocated_path` repairs an absolute path written by an older curation, including one that still points into
-the folder the project was copied from.
+the folder the project was copied from; `stored_target` names a release target (`publish --to`) in the store.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 
@@ -27,12 +29,13 @@ def resolved_path(stored: str, root: Path | None) -> Path:
     return path if path.is_absolute() or root is None else root / path
 
 
-def relocated_path(stored: str, root: Path) -> str:
+def relocated_path(stored: str, root: Path, accept: Callable[[Path], bool] = Path.exists) -> str:
     """An absolute path from an older store, made relative to `root`.
 
     Inside the root it simply becomes relative. Outside it (the project was copied or moved, and the path still
     names the old folder), the longest tail of it that exists under the new root is taken: /old/proj/review/kk/x.xlsx
-    becomes review/kk/x.xlsx when the copy holds that file. A path with no such tail is left as it was.
+    becomes review/kk/x.xlsx when the copy holds that file (`accept` can ask more of it). A path with no such tail
+    is left as it was.
     """
     path = Path(stored)
     if not path.is_absolute():
@@ -43,6 +46,16 @@ def relocated_path(stored: str, root: Path) -> str:
     parts = path.parts[1:]
     for start in range(len(parts)):
         tail = Path(*parts[start:])
-        if (root / tail).exists():
+        if accept(root / tail):
             return PurePosixPath(*tail.parts).as_posix()
     return stored
+
+
+def stored_target(text: str, root: Path) -> str:
+    """A release target as the store records it: hf:ORG/NAME as given; a folder (relative to the working folder, as
+    typed) relative to the project root when inside it, else absolute. So `--to dist/ml2b`, `--to ../dist/ml2b` from
+    a subfolder and `--to /path/to/project/dist/ml2b` are one target, and a moved or copied project keeps its own."""
+    if text.startswith("hf:"):
+        return text
+    absolute = Path(os.path.abspath(Path(text).expanduser()))
+    return stored_path(absolute, root)

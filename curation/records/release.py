@@ -10,7 +10,7 @@ class Release(Record):
     """One published release: its version, where it went, the commit that holds it and its rows per language."""
 
     version: str  # X.Y.Z; the tag is vX.Y.Z
-    target: str  # as given to --to: a folder or hf:ORG/NAME
+    target: str  # hf:ORG/NAME, or the folder: relative to the project root when inside it, else absolute
     date: str
     commit: str
     counts: dict[str, int] = Field(default_factory=dict)

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Protocol
 
+from curation.project_paths import stored_target
 from curation.release.errors import PublishError
 from curation.release.local_target import LocalGitTarget
 from curation.release.version import Version
@@ -14,7 +15,7 @@ _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 
 
 class Target(Protocol):
-    name: str  # as the curator wrote it; releases are recorded under it
+    name: str  # releases are recorded under it: hf:ORG/NAME, or the folder relative to the project root when inside it
     load_path: str  # what downstream users pass to load_dataset
 
     def versions(self) -> list[Version]:
@@ -27,8 +28,9 @@ class Target(Protocol):
         """Make `folder` the target's new content as one commit tagged version.tag; return the commit id."""
 
 
-def open_target(text: str, *, public: bool = False, token: str | None = None) -> Target:
-    """A target from --to: 'hf:ORG/NAME' for the Hub, anything else a local folder."""
+def open_target(text: str, *, public: bool = False, token: str | None = None, root: Path | None = None) -> Target:
+    """A target from --to: 'hf:ORG/NAME' for the Hub, anything else a local folder (recorded relative to the
+    project `root` when inside it)."""
     if text.startswith("hf:"):
         # Imported here, not at the top: huggingface_hub takes a while to load and a folder target never needs it.
         from curation.release.hub_target import HubTarget
@@ -37,4 +39,4 @@ def open_target(text: str, *, public: bool = False, token: str | None = None) ->
         if not _REPO_ID.match(repo_id):
             raise PublishError(f"--to {text}: a Hub target is hf:ORG/NAME, e.g. hf:my-org/ml2b")
         return HubTarget(text, repo_id, public=public, token=token)
-    return LocalGitTarget(text, Path(text))
+    return LocalGitTarget(stored_target(text, root) if root is not None else text, Path(text))

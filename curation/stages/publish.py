@@ -56,14 +56,14 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     """
     try:
         release_version = parse_version(version)
-        target = open_target(to, public=public, token=_token(settings))
+        target = open_target(to, public=public, token=_token(settings), root=settings.root)
         published = target.versions()
     except (BadVersion, PublishError) as error:
         raise PublishRefused([str(error)], exit_code=getattr(error, "exit_code", 1)) from None
     if release_version in published:
         raise PublishRefused([f"{to}: version {release_version} is already published (tag {release_version.tag}); "
                               "releases are never overwritten, publish a new version"])
-    recorded = {release.version: release for release in store.releases(to)}
+    recorded = {release.version: release for release in store.releases(target.name)}
     if str(release_version) in recorded:
         # The target lost the tag (a deleted folder, a removed tag), but the version has been out there.
         raise PublishRefused([f"{to}: version {release_version} was published there on "
@@ -114,7 +114,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
                 state = [] if error.target_changed else [f"nothing was published; {to} is unchanged"]
             raise PublishRefused([str(error), *state], exit_code=error.exit_code) from None
 
-    release = Release(version=str(release_version), target=to, date=date, commit=commit,
+    release = Release(version=str(release_version), target=target.name, date=date, commit=commit,
                       counts=manifest["counts"], partial=bool(offenders))
     store.save_release(release, manifest)
     return PublishReport(release=release, tag=release_version.tag,

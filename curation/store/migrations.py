@@ -249,6 +249,25 @@ def _relative_paths(db: sqlite3.Connection, root: Path) -> None:
 MIGRATIONS.append((42, "relative_paths", _relative_paths))
 
 
+# -- publish: release targets inside the project are recorded relative to its root (version 51) ------------------
+
+
+def _relative_release_targets(db: sqlite3.Connection, root: Path) -> None:
+    """A release folder recorded by its absolute path (as typed to --to) becomes relative to the project root, so a
+    moved or copied project knows the releases of its own folder."""
+    rows = db.execute("SELECT rowid, target, version, record FROM releases WHERE target NOT LIKE 'hf:%'").fetchall()
+    for key, target, version, record in rows:
+        # Outside the root, only a tail that is a release repository under it counts (the project was moved with
+        # its release folder); a folder that merely shares a name is not taken for it.
+        moved = relocated_path(target, root, lambda found: (found / ".git").exists())
+        taken = db.execute("SELECT 1 FROM releases WHERE target = ? AND version = ?", (moved, version)).fetchone()
+        if moved != target and not taken:
+            db.execute("UPDATE releases SET target = ?, record = ? WHERE rowid = ?",
+                       (moved, json.dumps({**json.loads(record), "target": moved}), key))
+
+
+MIGRATIONS.append((51, "relative_release_targets", _relative_release_targets))
+
 # -- synthesize (versions 60-69): each step's output per dataset, idea or task, with the hash of its inputs ------
 MIGRATIONS.append((60, "synthesis", """
         CREATE TABLE synthesis (
