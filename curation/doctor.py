@@ -71,9 +71,10 @@ async def _check_provider(settings: Settings, name: str, models: dict[str, list[
     findings = [Finding(OK, "key", f"{variable} is set" if settings.api_key(provider_settings)
                         else f"{variable} not set; none needed for the server at {base_url}")]
     provider = open_provider(name, provider_settings, settings)
+    compatible = provider_settings.kind == "openai" and base_url is not None  # vLLM, Ollama, llama.cpp, ...
     try:
         for model, used in models.items():
-            lookup = await look_up_model(provider, model)
+            lookup = await look_up_model(provider, model, compatible=compatible)
             if lookup.unreachable:
                 down = EndpointUnreachable(name, provider.endpoint, lookup.reason, 1, configured=base_url is not None)
                 return findings + [Finding(FAIL, f"endpoint {provider.endpoint}",

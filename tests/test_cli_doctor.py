@@ -73,6 +73,20 @@ def test_an_unknown_anthropic_model_is_found_through_the_anthropic_api(healthy, 
     assert "models.refine, task_review use it" in line
 
 
+def test_a_compatible_server_without_the_retrieve_route_is_asked_for_its_list(healthy, llm_server) -> None:
+    llm_server.models.retrieve = False  # vLLM serves GET /v1/models only
+    llm_server.models.known = {"gpt-5.5-2026-04-23"}
+
+    result = curate("doctor")
+
+    assert result.exit_code == 1
+    assert "ok    model openai:gpt-5.5-2026-04-23: exists (describe, score, translate, synthesize)" in result.output
+    assert [line.split(": ", 1)[0] for line in failures(result)] == [
+        "FAIL  model openai:gpt-5.4-mini-2026-03-17", "FAIL  model anthropic:claude-sonnet-5-5"]
+    assert "(not in the server's model list); models.tag use it" in result.output
+    assert "(Error code: 404 - {'detail': 'Not Found'}); models.refine, task_review use it" in result.output
+
+
 def test_a_missing_key_is_one_line_naming_the_variable_and_every_role(healthy, monkeypatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     monkeypatch.delenv("ANTHROPIC_BASE_URL")

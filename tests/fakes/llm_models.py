@@ -16,7 +16,11 @@ Shapes, read 2026-11-23:
 
     llm_server.models.known = {"gpt-5.5-2026-04-23"}   # only these exist; None (the default): every id exists
     llm_server.models.keys = {"sk-good"}                # only these keys are accepted (None: any), else 401
-    llm_server.models.asked                             # [(api, model id), ...] in order
+    llm_server.models.retrieve = False                  # no GET /v1/models/{id} route (vLLM: list only)
+    llm_server.models.asked                             # [(api, model id), ...] in order ("*" for the list)
+
+`GET /v1/models` lists `known` as OpenAI's list object {"object": "list", "data": [Model, ...]}. Without the
+retrieve route a model path is a 404 {"detail": "Not Found"}, FastAPI's default body (what vLLM's server sends).
 
 A refused key is 401 in each API's envelope: OpenAI's code invalid_api_key, Anthropic's authentication_error
 (https://platform.claude.com/docs/en/api/errors, read 2026-11-23); the messages are ours.
@@ -29,7 +33,7 @@ import re
 import threading
 from urllib.parse import unquote
 
-_MODEL_PATH = re.compile(r"^/v1/models/(?P<model>[^/?]+)$")
+_MODEL_PATH = re.compile(r"^/v1/models(?:/(?P<model>[^/?]+))?$")
 
 
 class FakeModels:
@@ -38,6 +42,7 @@ class FakeModels:
     def __init__(self) -> None:
         self.known: set[str] | None = None
         self.keys: set[str] | None = None
+        self.retrieve = True
         self.asked: list[tuple[str, str]] = []
         self._lock = threading.Lock()
 
@@ -45,8 +50,8 @@ class FakeModels:
         return _MODEL_PATH.match(path.split("?", 1)[0]) is not None
 
     def get(self, path: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
-        """(status, body, content type) for a GET of /v1/models/{id}."""
-        model = unquote(_MODEL_PATH.match(path.split("?", 1)[0])["model"])
+        """(status, body, content type) for a GET of /v1/models/{id} (or of the list, /v1/models)."""
+        model = unquote(_MODEL_PATH.match(path.split("?", 1)[0])["model"] or "*")
         api = "anthropic" if any(name.lower() == "anthropic-version" for name in headers) else "openai"
         with self._lock:
             self.asked.append((api, model))
@@ -58,6 +63,12 @@ class FakeModels:
                     {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
                                "param": None, "code": "invalid_api_key"}})
             return 401, json.dumps(body).encode(), "application/json"
+        if model == "*":
+            listed = [{"id": name, "object": "model", "created": 1767225600, "owned_by": "fake"}
+                      for name in sorted(self.known or ())]
+            return 200, json.dumps({"object": "list", "data": listed}).encode(), "application/json"
+        if not self.retrieve:
+            return 404, json.dumps({"detail": "Not Found"}).encode(), "application/json"
         exists = self.known is None or model in self.known
         if api == "anthropic":
             body = ({"type": "model", "id": model, "display_name": model, "created_at": "2026-01-01T00:00:00Z",
