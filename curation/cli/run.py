@@ -68,6 +68,11 @@ def run(
             ingest(source=None, top=None, code=None, config=config)
         targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
         return show_dry_run(settings, ("describe", "tag", "translate"), targets, as_json=as_json)
+    targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
+    if targets:
+        from curation.checks.off_loop import warm_up
+
+        warm_up(targets, settings)  # the translation checks' models load while ingest, describe and tag run
     start = _spent(settings)
 
     def budget() -> float | None:

@@ -23,6 +23,7 @@ from curation.llm.pricing import cost_usd, estimate_input_tokens
 from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
                                 one_line, usable, without_code_fence)
 from curation.llm.schemas import json_schema
+from curation.llm.tally import add_answer, add_cost
 from curation.records import LLMCall
 from curation.store import Store
 
@@ -157,6 +158,7 @@ class LLM(BatchCalls):
             "saved_usd": answer.saved_usd, "cached": True}))  # no tokens: nothing was billed
         self.calls += 1
         self.cache_hits += 1
+        add_answer(cached=True)
         self.saved_usd += answer.saved_usd
         return answer
 
@@ -243,6 +245,7 @@ class LLM(BatchCalls):
 
         cost = self._log(call, progress, price, response=reply.text)
         self.calls += 1
+        add_answer(cached=False)
         self.tokens += progress.usage.tokens_in + progress.usage.tokens_out
         return Answer(text=reply.text, parsed=parsed, usage=progress.usage, cost_usd=cost, cached=False,
                       request_hash=call.request_hash, attempts=progress.attempts)
@@ -331,6 +334,7 @@ class LLM(BatchCalls):
         usage = progress.usage
         cost = cost_usd(price, usage, batch=batch)
         self.spent_usd += cost
+        add_cost(cost)
         self.store.log_llm_call(call.model_copy(update={
             "response": response, "error": error, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
             "tokens_cached": usage.tokens_cached, "tokens_cache_write": usage.tokens_cache_write, "cost_usd": cost, "attempts": progress.attempts,

@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from curation.config import Settings
 from curation.llm import LLM, BatchPending, BudgetExceeded, LLMCallFailed, LLMConfigError
+from curation.llm.tally import Tally
 from curation.store import Store
 
 # Items in flight at once; each provider's max_concurrent still bounds the HTTP requests.
@@ -115,7 +116,7 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
             progress(stage.name, summary.done + len(summary.failed), len(items))
 
     advanced()
-    spent_before, calls_before, hits_before = llm.spent_usd, llm.calls, llm.cache_hits
+    tally = Tally.start()  # this run's calls alone, though other runs (languages) share the client
     queue: asyncio.Queue = asyncio.Queue()
     for item in items:
         queue.put_nowait(item)
@@ -130,7 +131,12 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
                 store.set_status(competition, stage.name, "failed", detail=f"{item_key(item)}: {reason}")
         summary.failed.append((item_key(item), reason))
 
-    async def worker() -> None:
+    async def worker(place: int) -> None:
+        # Worker n starts its first item n turns of the event loop late: when several runs share the loop and the
+        # client (translate's languages), their items then start in turn (be, kk, ja, be, kk, ja, ...) and every
+        # language advances at once, instead of all of the first run's items queueing at the limiter first.
+        for _ in range(min(place, DEFAULT_CONCURRENCY)):  # (a batch run's thousands of workers: the first few)
+            await asyncio.sleep(0)
         while summary.stopped is None:
             try:
                 item = queue.get_nowait()
@@ -164,7 +170,7 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
     if llm.batch_mode:
         # Every item at once: a round's batch holds the requests of all items, not of the first `concurrency`.
         concurrency = len(items)
-    workers = [asyncio.create_task(worker()) for _ in range(max(1, min(concurrency, len(items))))]
+    workers = [asyncio.create_task(worker(place)) for place in range(max(1, min(concurrency, len(items))))]
     try:
         await asyncio.gather(*workers)
     finally:
@@ -172,7 +178,5 @@ async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
     summary.not_started += queue.qsize()
-    summary.cost_usd = llm.spent_usd - spent_before
-    summary.calls = llm.calls - calls_before
-    summary.cache_hits = llm.cache_hits - hits_before
+    summary.cost_usd, summary.calls, summary.cache_hits = tally.spent_usd, tally.calls, tally.cache_hits
     return summary

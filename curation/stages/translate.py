@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
 from curation.checks.not_content import not_content
+from curation.checks.off_loop import check_translation_off_loop
 from curation.checks.quality_estimate import QualityEstimate, as_check
-from curation.checks.translation import check_translation
 from curation.config import Settings
 from curation.fingerprint import fingerprint
 from curation.languages import parse_language
@@ -243,7 +243,7 @@ class TranslateStage:
                 failures, previous = [f"not a translation: {junk}"], answered
                 continue
             text = restore_identifiers(answered, masked.spans)
-            checks = check_translation(item.source_text, text, item.language, self.settings, item.names)
+            checks = await check_translation_off_loop(item.source_text, text, item.language, self.settings, item.names)
             failed = [check for check in checks if not check.passed]
             if not failed and self.qe_prompt is not None:
                 # Only a text the automatic checks passed is worth a second model's reading.
@@ -291,21 +291,19 @@ async def translate_languages(store: Store, settings: Settings, llm: LLM, langua
                               only: str | None = None, force: bool = False,
                               progress: ProgressCallback | None = None,
                               redo_reviewed: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
-    """Run the stage for each language in turn with one LLM client (one budget, one cache). In batch mode the
-    languages run together, so each round's batch holds the requests of every language."""
-    if llm.batch_mode:
-        stages = [TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
-                  for language in languages]
-        summaries = await asyncio.gather(*(run_stage(stage, store, settings, llm, progress=progress) for stage in stages))
-        return list(zip(stages, summaries))
-    runs = []
-    for language in languages:
-        stage = TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
-        summary = await run_stage(stage, store, settings, llm, progress=progress)
-        runs.append((stage, summary))
-        if summary.stopped:
-            break
-    return runs
+    """Run the stage for every language at once with one LLM client (one budget, one cache, one rate limiter):
+    the limiter stays busy until the last language is done instead of idling at each language's slowest items, and
+    in batch mode each round's batch holds the requests of every language. A budget stop stops every language."""
+    stages = [TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
+              for language in languages]
+    runs = [asyncio.ensure_future(run_stage(stage, store, settings, llm, progress=progress)) for stage in stages]
+    try:
+        summaries = await asyncio.gather(*runs)
+    finally:  # a setup error in one language (a missing key) ends the others before the client closes
+        for run in runs:
+            run.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+    return list(zip(stages, summaries))
 
 
 # -- `curate status --lang X`: how translations fare in the automatic checks ----------------------------

@@ -1,0 +1,99 @@
+"""The translation checks of an asyncio run, off its event loop: in a process of their own, their models loaded
+ahead of time.
+
+Why: the checks are CPU work (sentence embeddings and language ID, tens to hundreds of milliseconds a text), and
+lingua holds the GIL for the seconds it takes to load its models. In the process of the run they stall its event
+loop, and a stalled loop sends no request: the rate limiter's slots pass unused. In a second process they use the
+machine's other core and never hold the run's GIL; a translate run sends its requests while earlier answers are
+checked. One process: the checks of a run go through it in order, and every model is loaded once.
+
+`warm_up` starts that process and has it load lingua's models of every script and the sentence encoders of the
+languages, so `curate run` can start it before describe and find it ready when translate begins.
+
+If the process dies (killed, out of memory), the check that was waiting runs in a thread of the run's own process
+and the next one starts a new process: a lost worker costs time, never a result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import multiprocessing
+import signal
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+
+from curation.checks import adequacy, language_id
+from curation.checks.translation import check_translation
+from curation.config import Settings
+from curation.records import CheckResult
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def _quiet() -> None:
+    # Ctrl-C reaches the whole process group: the run handles it (and then ends this process), the worker must not
+    # die of it mid-check with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _checks_process() -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            # spawn: a fresh interpreter, never a fork of a process with threads (the run's SDK clients have some).
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_quiet)
+        return _pool
+
+
+def _stop() -> None:
+    """End the checks' process at exit without waiting for a model load or a check it may be busy with."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+# Before concurrent.futures' own exit hook, which would wait for the busy worker: threading's exit hooks run last
+# registered first (registered at import, after concurrent.futures registered its own). atexit if that API is gone.
+getattr(threading, "_register_atexit", atexit.register)(_stop)
+
+
+async def check_translation_off_loop(source_text: str, translation: str, language: str, settings: Settings,
+                                     names: Iterable[str] = ()) -> list[CheckResult]:
+    """check_translation in the checks' process, awaited without blocking the event loop."""
+    job = partial(check_translation, source_text, translation, language, settings, tuple(names))
+    pool = _checks_process()
+    try:
+        return await asyncio.wrap_future(pool.submit(job))
+    except BrokenProcessPool:
+        global _pool
+        with _lock:
+            if _pool is pool:
+                _pool = None  # the next check starts a new process
+        return await asyncio.to_thread(job)
+
+
+def warm_up(languages: Iterable[str], settings: Settings) -> None:
+    """Start the checks' process loading the models the checks of `languages` use; returns at once."""
+    encoders = sorted({adequacy.encoder_name(code) for code in languages}) if settings.translate.adequacy else []
+    _checks_process().submit(_load, encoders)
+
+
+def _load(encoders: list[str]) -> None:
+    """In the checks' process: every lingua model, then each sentence encoder with one sentence (USE reads its
+    weights on its first call)."""
+    try:
+        language_id.preload()
+        for name in encoders:
+            adequacy._model(name)(["warm up"])
+    except Exception:  # noqa: BLE001 - a model that does not load is reported by the check that needs it
+        pass

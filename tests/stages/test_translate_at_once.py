@@ -1,0 +1,54 @@
+"""Every language of a translate run at once, on one client: seen from the fake server, the languages' requests
+are in flight together, the shared requests-per-minute limit still holds, and each language's summary counts its
+own calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from curation.llm import LLM
+from curation.stages.translate import translate_languages
+from curation.store import Store
+from tests.fakes.llm_server import pointed_at, slow
+from tests.llm.test_limits import most_in_any_window
+from tests.stages.test_translate import SOURCES, Translator, add_competition, target_of
+
+pytestmark = pytest.mark.usefixtures("adequacy_off")  # the fake translator writes filler words
+
+LANGUAGES = ("be", "kk", "ja")
+LATENCY = 0.2
+
+
+async def test_languages_are_translated_at_once_under_the_shared_limit(llm_server, settings, store: Store):
+    for number in range(4):  # texts of their own: no request is shared between competitions
+        add_competition(store, f"houses-{number}", description=f"Predict the price of house number {number}.",
+                        data_card=SOURCES["titanic_data_card"].replace("891", str(891 + number)))
+    translator = Translator()
+    llm_server.respond_with(lambda request: slow(LATENCY, translator(request)))
+    limited = pointed_at(settings, llm_server, requests_per_minute=1200)  # one request every 50 ms
+
+    async with LLM(limited, store, stage="translate") as llm:
+        runs = await translate_languages(store, limited, llm, list(LANGUAGES))
+
+    requests = sorted(llm_server.requests, key=lambda request: request.received_at)
+    languages = [target_of(request.user_text) for request in requests]
+    # 4 descriptions, 4 data cards and the one shared domain per language (some retried after a failed check);
+    # each language's summary counts its own calls, though the three share one client
+    assert {stage.language: summary.done for stage, summary in runs} == dict.fromkeys(LANGUAGES, 12)
+    assert {stage.language: summary.calls for stage, summary in runs} == {
+        language: languages.count(language) for language in LANGUAGES}
+    assert all(languages.count(language) >= 9 for language in LANGUAGES)
+    # One after another, the requests would come as be… kk… ja… (two changes of language); at once, every
+    # language is asked before any is finished, and a request of each is in flight while another's is.
+    changes = sum(1 for before, after in zip(languages, languages[1:]) if before != after)
+    assert changes > 2 * len(LANGUAGES), languages
+    assert set(languages[:6]) == set(LANGUAGES), languages
+    in_flight_together = {(a, b) for first, a in zip(requests, languages) for second, b in zip(requests, languages)
+                          if a != b and first.received_at <= second.received_at < first.received_at + LATENCY}
+    assert {frozenset(pair) for pair in in_flight_together} == {frozenset(pair) for pair in
+                                                               (("be", "kk"), ("be", "ja"), ("kk", "ja"))}
+    # ... and together they keep to the one limit: at most 1 + 20 t requests in any t seconds (plus the arrival
+    # jitter of a loaded machine that tests/llm/test_limits.py allows), never a burst of the three languages.
+    arrivals = [request.received_at for request in requests]
+    assert most_in_any_window(arrivals, 1.0) <= 24
+    assert most_in_any_window(arrivals, 0.25) <= 9
