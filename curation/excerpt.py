@@ -12,6 +12,13 @@ def excerpt(lines: list[str], more: str, *, verbose: bool = False, limit: int = 
     return [*lines[:limit], f"… {len(lines) - limit} more — {more}"]
 
 
+def named(items: list[str], limit: int = EXAMPLES) -> str:
+    """'ar, be, zh' or, past `limit` + 1 items, 'ar, be, zh and 9 more'."""
+    if len(items) <= limit + 1:  # "and 1 more" would take the place of the one it hides
+        return ", ".join(items)
+    return f"{', '.join(items[:limit])} and {len(items) - limit} more"
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """'1 language', '2 languages' (`many` for irregular plurals)."""
     return f"{count} {noun if count == 1 else (many or noun + 's')}"

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from rapidfuzz.distance import Levenshtein  # noqa: E402
 
 from curation.config import Settings  # noqa: E402
+from curation.excerpt import plural  # noqa: E402
 from curation.languages import parse_language  # noqa: E402
 from curation.records import FIELDS, VERDICTS, ReviewStats, Verdict  # noqa: E402
 from curation.review.statistics import (  # noqa: E402
@@ -175,7 +176,7 @@ def write_report(store: Store, settings: Settings) -> Path:
         waiting = open_items(store, code, verdicts[code])
         if waiting:
             shown = ", ".join(waiting[:MAX_OPEN_LINES]) + (f" and {len(waiting) - MAX_OPEN_LINES} more" if len(waiting) > MAX_OPEN_LINES else "")
-            lines.append(f"- {code}: {len(waiting)} items without a usable verdict: {shown}")
+            lines.append(f"- {code}: {plural(len(waiting), 'item')} without a usable verdict: {shown}")
     path = folder / "review.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -212,7 +212,7 @@ def test_init_scaffolds_a_project_and_refuses_to_overwrite(tmp_path):
     # the new project works at once
     shutil.copytree(repo / "data" / "sample" / "titanic", target / "data" / "competitions" / "titanic")
     result = runner.invoke(app, ["ingest", "--config", str(target / "curate.toml")])
-    assert "1 competitions from" in result.stdout and "1 added" in result.stdout
+    assert "1 competition from" in result.stdout and "1 added" in result.stdout
 
     (target / "curate.toml").write_text("# my edits\n")
     result = runner.invoke(app, ["init", str(target)])

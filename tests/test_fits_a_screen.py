@@ -7,6 +7,7 @@ LLM: 24 competitions, all 12 targets translated, a few flagged, none reviewed ye
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -15,7 +16,8 @@ from curation.cli import app
 from curation.records import Problem
 from curation.store import Store
 
-from tests.review.seeding import KK, seed_competition, seed_translation
+from tests.fakes.llm_server import bad_request
+from tests.review.seeding import KK, seed_competition, seed_sample_sources, seed_translation
 
 WIDTH = 100
 runner = CliRunner()
@@ -129,3 +131,50 @@ def test_push_defaults_to_every_language_with_items_and_pull_skips_the_zero_line
     pulled = curate("review", "pull")
     assert pulled.exit_code == 0, pulled.output
     assert pulled.output.strip() == "nothing new from 13 languages (ar, be, en, es, fr, it, ja, kk, pl, ro, ru, tr, zh)"
+
+
+@pytest.fixture
+def sample(project, llm_server, monkeypatch):
+    """The sample ingested and described (as describe and tag leave it), every provider pointed at the fake."""
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    toml = project / "curate.toml"  # no real provider's rate limit to wait out against the fake
+    toml.write_text(re.sub(r"(?m)^(requests|tokens)_per_minute = \d+$", r"\1_per_minute = 100000000",
+                           toml.read_text(encoding="utf-8")), encoding="utf-8")
+    assert curate("ingest").exit_code == 0
+    seed_sample_sources(project)
+    return project
+
+
+def test_translate_says_a_failure_shared_by_every_language_once(sample, llm_server):
+    llm_server.respond_with(lambda request: bad_request("This model's maximum context length is 8192 tokens"))
+
+    result = curate("translate", "--competition", "titanic")
+
+    assert result.exit_code == 1
+    lines = result.output.rstrip("\n").split("\n")
+    assert len(lines) < 40, result.output
+    [failed] = [line for line in lines if "maximum context length" in line]
+    assert failed.startswith("  failed: 36 items in ar, be, zh and 9 more: HTTP 400"), failed
+    assert "(e.g. titanic/" in failed
+    assert sum(line.startswith("translate:") and "3 failed" in line for line in lines) == 12
+
+    everything = curate("translate", "--competition", "titanic", "-v")
+    assert everything.output.count("maximum context length") == 36
+
+
+def test_translate_counts_flagged_texts_per_language_on_one_line(sample, llm_server):
+    def english_back(request):  # the English comes back untranslated: a check fails on every attempt
+        return request.user_text.split("<<<\n", 1)[-1].split("\n>>>", 1)[0]
+
+    llm_server.respond_with(english_back)
+
+    result = curate("translate", "--competition", "titanic", "--lang", "kk,be,ru")
+
+    assert result.exit_code == 0, result.output
+    flagged = [line for line in result.output.split("\n") if "flagged for the annotator" in line]
+    assert flagged == ["9 texts flagged for the annotator (checks still failing): kk 3, be 3, ru 3; e.g. "
+                       "titanic/data_card/kk, titanic/description/kk; which ones: `-v`, or "
+                       "`curate status --detail --lang kk`"], result.output
+    everything = curate("translate", "--competition", "titanic", "--lang", "kk,be,ru", "-v")
+    assert sum("flagged for the annotator" in line for line in everything.output.split("\n")) == 3

@@ -38,7 +38,7 @@ def test_a_built_package_scaffolds_a_project_that_ingests(tmp_path):
     shutil.copytree(REPO / "data" / "sample" / "titanic", project / "data" / "competitions" / "titanic")
     ingested = curate(build, "ingest", cwd=project)
     assert ingested.returncode == 0, ingested.stderr
-    assert ingested.stdout.startswith("1 competitions from data/competitions: 1 added")
+    assert ingested.stdout.startswith("1 competition from data/competitions: 1 added")
     status = curate(build, "status", "--json", cwd=project)
     assert '"competition": "titanic"' in status.stdout
 

@@ -32,6 +32,7 @@ from curation.checks.numbers import check_numbers
 from curation.checks.prose import prose, sentence_count, words
 from curation.checks.scripts import ALLOWED, letter_script, letter_scripts
 from curation.config import Settings
+from curation.excerpt import plural
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -156,7 +157,7 @@ def check_length(source: str, translation: str, language: str, settings: Setting
         problems.append(f"length ratio {ratio:.2f} outside {low:.2f}-{high:.2f}"
                         + (" (cut short?)" if ratio < low else " (run-on or padded?)"))
     if _lines(translation) != _lines(source):
-        problems.append(f"{_lines(translation)} lines, the source has {_lines(source)}")
+        problems.append(f"{plural(_lines(translation), 'line')}, the source has {_lines(source)}")
     elif translation.strip():
         # A translator may split a sentence; one fewer on a line is a sentence lost (cut or dropped).
         pairs = zip(_text_lines(prose(source, names)), _text_lines(prose(translation, names)))
@@ -167,7 +168,7 @@ def check_length(source: str, translation: str, language: str, settings: Setting
                                 "(a sentence cut or left out?)")
                 break
     if _paragraphs(translation) != _paragraphs(source):
-        problems.append(f"{_paragraphs(translation)} paragraphs, the source has {_paragraphs(source)}")
+        problems.append(f"{plural(_paragraphs(translation), 'paragraph')}, the source has {_paragraphs(source)}")
     if problems:
         return CheckResult(name="length", passed=False, detail="; ".join(problems))
     return CheckResult(name="length", passed=True, detail=f"length ratio {ratio:.2f}")

@@ -27,6 +27,8 @@ ConfigOption = Annotated[Path | None, typer.Option(
 CompetitionOption = Annotated[str | None, typer.Option("--competition", metavar="SLUG", help="Only this competition.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Redo finished competitions too (cached LLM answers are reused).")]
 LangOption = Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: all).")]
+BackendOption = Annotated[str | None, typer.Option(
+    "--backend", help="Review sheets backend: xlsx or sheets (default: [review] backend in curate.toml, xlsx unless set).")]
 VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="List everything instead of a few examples per kind.")]
 BatchOption = Annotated[bool, typer.Option(
     "--batch", help="Send uncached requests through the providers' batch APIs (half price, answers within 24 h).")]
@@ -87,16 +89,15 @@ def say_some(lines: list[str], more: str, verbose: bool, *, stderr: bool = False
 
 def said_once(notes: list[tuple[str, str]]) -> list[str]:
     """Notes that differ only in their language, as one note naming the languages: (language, note) -> lines."""
-    from curation.excerpt import plural
+    from curation.excerpt import named, plural
 
     grouped: dict[str, list[str]] = {}
     for language, note in notes:
         grouped.setdefault(re.sub(rf"\b{re.escape(language)}\b", "{lang}", note), []).append(language)
     lines = []
     for template, languages in grouped.items():
-        named = ", ".join(languages) if len(languages) <= 4 else f"{', '.join(languages[:3])} and {len(languages) - 3} more"
         prefix = f"{languages[0]}: " if len(languages) == 1 else f"{plural(len(languages), 'language')}: "
-        lines.append(prefix + template.replace("{lang}", named, 1).replace("{lang}", languages[0]))
+        lines.append(prefix + template.replace("{lang}", named(languages), 1).replace("{lang}", languages[0]))
     return lines
 
 

@@ -13,7 +13,7 @@ from curation.cli.base import ConfigOption, app, complain, fail, say, settings_f
 
 @app.command()
 def check(
-    file: Annotated[Path, typer.Argument(help="JSONL or CSV with id, language, field, source, translation.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="JSONL or CSV with id, language, field, source, translation.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row: id, passed, failed checks.")] = False,
     config: ConfigOption = None,
 ) -> None:

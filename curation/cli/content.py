@@ -21,13 +21,12 @@ from curation.cli.base import (
     languages_from,
     open_store,
     say,
-    say_some,
     settings_from,
 )
 from curation.cli.confirm import YesOption, confirm_redo
 from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
-from curation.excerpt import plural
-from curation.cli.llm import cannot_run, print_summary, run_llm_stage, stage_progress
+from curation.cli.llm import cannot_run, print_summaries, run_llm_stage, stage_progress
+from curation.excerpt import named, plural
 
 
 def _run_stage(store, settings, competition, make_stage, roles, max_cost):
@@ -180,27 +179,29 @@ def translate(
             raise cannot_run(error, settings, ("translate", *(("qe",) if settings.models.qe else ()))) from None
         except KeyboardInterrupt:
             raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
-        complete = True
+        print_summaries([summary for _, summary in runs], verbose, "`-v` lists every item")
+        complete = all(summary.complete for _, summary in runs)
         flagged: dict[str, list[str]] = {}
-        for stage, summary in runs:
-            print_summary(summary)
+        for stage, _ in runs:
             texts = store.translations(language=stage.language, competition=competition)
             if ids := [f"{t.competition}/{t.field}" for t in texts if t.flagged]:
                 flagged[stage.language] = ids
-            complete = complete and summary.complete
-        if flagged:
-            # Per language a count and at most three ids; every id is one `-v` or `curate status --lang` away.
-            shown = {code: ids if verbose else ids[:3] for code, ids in flagged.items()}
-            lines = [f"{code}: {plural(len(ids), 'text')} flagged for the annotator (checks still failing): "
-                     + ", ".join(shown[code]) + (f" and {len(ids) - len(shown[code])} more" if len(ids) > len(shown[code]) else "")
-                     for code, ids in flagged.items()]
+        if len(flagged) == 1 or verbose:
+            for code, ids in flagged.items():
+                complain(f"{code}: {plural(len(ids), 'text')} flagged for the annotator (checks still failing): "
+                         + (", ".join(ids) if verbose else named(ids)))
+        elif flagged:
+            # Several languages: one line with a count per language and a few ids of the one with the most.
             worst = max(flagged, key=lambda code: len(flagged[code]))
-            say_some(lines, f"which ones: `curate status --detail --lang {worst}`", verbose, stderr=True)
+            complain(f"{plural(sum(map(len, flagged.values())), 'text')} flagged for the annotator (checks still "
+                     f"failing): {', '.join(f'{code} {len(ids)}' for code, ids in flagged.items())}; e.g. "
+                     f"{', '.join(f'{key}/{worst}' for key in flagged[worst][:2])}; which ones: `-v`, or "
+                     f"`curate status --detail --lang {worst}`")
         for line in runs[0][0].waiting if runs else []:
             complain(f"waiting: {line}")
         kept = {stage.language: len(stage.pinned) for stage, _ in runs if stage.pinned}
         if kept:
-            say(f"kept {sum(kept.values())} texts reviewed under an older prompt or model ("
+            say(f"kept {plural(sum(kept.values()), 'text')} reviewed under an older prompt or model ("
                 + ", ".join(f"{code} {count}" for code, count in kept.items()) + "): a person approved or wrote them; "
                 "`curate translate --redo-reviewed` translates them again and sends them back to review")
     if not complete:

@@ -19,6 +19,7 @@ from curation.cli.base import (
     say,
     settings_from,
 )
+from curation.excerpt import plural
 
 
 @app.command()
@@ -62,10 +63,12 @@ def ingest(
                 raise typer.Exit(2) from None
             report = run_ingest(reader, store, source=root, source_problems=reader.problems,
                                 on_item=lambda slug: progress.advance(task))
-    say(f"{report.seen} competitions from {shown_path(root)}: {len(report.added)} added, {len(report.updated)} updated, "
-                  f"{len(report.unchanged)} unchanged, {len(report.failed)} failed; {report.notebooks} notebooks.")
+    say(f"{plural(report.seen, 'competition')} from {shown_path(root)}: {len(report.added)} added, "
+        f"{len(report.updated)} updated, {len(report.unchanged)} unchanged, {len(report.failed)} failed; "
+        f"{plural(report.notebooks, 'notebook')}.")
     if getattr(reader, "without_notebooks", 0):
-        say(f"{reader.without_notebooks} competitions passed the filters but have no notebook in the dump; skipped.")
+        say(f"{plural(reader.without_notebooks, 'competition')} passed the filters but "
+            f"{'has' if reader.without_notebooks == 1 else 'have'} no notebook in the dump; skipped.")
     for slug, reason in report.failed.items():
         complain(f"failed: {slug}: {reason}")
     for slug, what in report.needs_human.items():
@@ -105,7 +108,7 @@ def status(
 
 
 @app.command()
-def init(directory: Annotated[Path, typer.Argument(help="Folder for the new benchmark project (created if missing).")]) -> None:
+def init(directory: Annotated[Path, typer.Argument(metavar="DIRECTORY", help="Folder for the new benchmark project (created if missing).")]) -> None:
     """Scaffold a benchmark project: curate.toml, prompts/, cards/, data/competitions/, annotations/."""
     from curation.new_project import ProjectExists, create_project
 

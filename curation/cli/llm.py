@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, app, complain, errors, fail, open_store, say, settings_from
+from curation.cli.base import ConfigOption, app, complain, errors, fail, open_store, say, say_some, settings_from
 from curation.config import Settings
 from curation.store import Store, StoreError
 
@@ -16,10 +16,36 @@ if typing.TYPE_CHECKING:
     from curation.stages.runner import RunSummary, Stage
 
 
-def print_summary(summary: RunSummary) -> None:
+def print_summary(summary: RunSummary, verbose: bool = False) -> None:
     """A stage run's summary: the headline on stdout, failures and what was left on stderr."""
-    for number, line in enumerate(summary.lines()):
-        (say if number == 0 else complain)(line)
+    print_summaries([summary], verbose)
+
+
+def print_summaries(summaries: list[RunSummary], verbose: bool = False,
+                    more: str = "every item and why: `curate status --detail`") -> None:
+    """Each run's headline on stdout; on stderr its failures and items left pending, those that share a reason said
+    once for all the runs (languages) they happened in, with a few of the items (-v: one line per item)."""
+    from curation.excerpt import EXAMPLES, named, plural
+
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (kind, reason) -> [(stage, item key)]
+    for summary in summaries:
+        say(summary.lines()[0])
+        for kind, items in (("failed", summary.failed), ("pending", summary.left_pending)):
+            for key, reason in items:
+                groups.setdefault((kind, reason), []).append((summary.stage, key))
+    lines = []
+    for (kind, reason), items in groups.items():
+        if verbose or len(items) == 1:
+            lines += [f"  {kind} {key}: {reason}" for _, key in items]
+            continue
+        # A stage run per language is named "translate:kk": the languages say where the reason came up.
+        where = list(dict.fromkeys(stage.partition(":")[2] or stage for stage, _ in items))
+        keys = [key for _, key in items]
+        lines.append(f"  {kind}: {plural(len(keys), 'item')}" + (f" in {named(where)}" if len(where) > 1 else "")
+                     + f": {reason} (e.g. {', '.join(keys[:EXAMPLES - 1])})")
+    say_some(lines, more, verbose, stderr=True)
+    for stopped in dict.fromkeys(summary.lines()[-1] for summary in summaries if summary.stopped):
+        complain(stopped)  # a budget or a provider that stopped every language is said once
 
 
 def report_run(summary: RunSummary) -> None:

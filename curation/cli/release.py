@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from curation.cli.base import ConfigOption, VerboseOption, app, complain, open_store, say, say_some, settings_from
+from curation.excerpt import plural
 
 
 @app.command()
@@ -37,7 +38,7 @@ def publish(
             raise typer.Exit(refused.exit_code) from None
     release = report.release
     say(f"published {report.tag} to {release.target} (commit {release.commit[:12]}): "
-                  f"{sum(release.counts.values())} rows in {len(release.counts)} languages")
+                  f"{plural(sum(release.counts.values()), 'row')} in {plural(len(release.counts), 'language')}")
     say("rows: " + ", ".join(f"{code} {count}" for code, count in release.counts.items()))
     if report.previous_version:
         for line in change_lines(report.previous_version, report.changes):
@@ -79,15 +80,15 @@ def change_lines(previous_version: str, changes: dict) -> list[str]:
         return [f"since v{previous_version}: unknown (its manifest could not be read)"]
     per_language = changes.get("languages", {})
     changed = sum(len(entry["texts_changed"]) for entry in per_language.values())
-    lines = [f"since v{previous_version}: {len(changes['competitions_added'])} competitions added, "
-             f"{len(changes['competitions_removed'])} removed, {changed} texts changed"]
+    lines = [f"since v{previous_version}: {plural(len(changes['competitions_added']), 'competition')} added, "
+             f"{len(changes['competitions_removed'])} removed, {plural(changed, 'text')} changed"]
     for key, what in (("competitions_added", "competitions added"), ("competitions_removed", "competitions removed"),
                       ("languages_added", "languages added"), ("languages_removed", "LANGUAGES REMOVED")):
         if changes.get(key):
             lines.append(f"  {what}: {', '.join(changes[key])}")
     for language, entry in sorted(per_language.items()):
-        parts = [f"{len(entry[key])} {label}" for key, label in (("rows_added", "rows added"),
-                 ("rows_removed", "rows removed"), ("texts_changed", "texts changed")) if entry.get(key)]
+        parts = [f"{plural(len(entry[key]), noun)} {done}" for key, noun, done in (("rows_added", "row", "added"),
+                 ("rows_removed", "row", "removed"), ("texts_changed", "text", "changed")) if entry.get(key)]
         lines.append(f"  {language}: {', '.join(parts)}"
                      + (f" ({', '.join(entry['texts_changed'][:5])}{' ...' if len(entry['texts_changed']) > 5 else ''})"
                         if entry.get("texts_changed") else ""))

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from curation.cli.base import (
+    BackendOption,
     ConfigOption,
     LangOption,
     VerboseOption,
@@ -32,7 +33,7 @@ app.add_typer(review_app, name="review")
 def review_push(
     lang: Annotated[str | None, typer.Option("--lang", help="ISO code(s), or 'all'; the source language (en) pushes the rubric sheet (default: every language with items to review).")] = None,
     annotator: Annotated[str | None, typer.Option("--annotator", help="Push to this annotator only (name or e-mail).")] = None,
-    backend: Annotated[str | None, typer.Option("--backend", help="xlsx (default) or sheets.")] = None,
+    backend: BackendOption = None,
     verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -88,9 +89,10 @@ def _with_items(store, settings) -> list[str]:
 
 @review_app.command("pull")
 def review_pull(
-    lang: LangOption = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="ISO code(s), comma-separated, or 'all' (default: every "
+                                                            "language with pushed sheets).")] = None,
     file: Annotated[Path | None, typer.Option("--file", help="A returned .xlsx workbook to read instead of the pushed sheets.")] = None,
-    backend: Annotated[str | None, typer.Option("--backend", help="xlsx (default) or sheets.")] = None,
+    backend: BackendOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per language, for scripts.")] = False,
     verbose: VerboseOption = False,
     config: ConfigOption = None,
@@ -158,7 +160,7 @@ def _pulled_line(report) -> str:
 
 @review_app.command("import")
 def review_import(
-    folder: Annotated[Path, typer.Argument(help="The annotations folder (or one language's folder) to read.")],
+    folder: Annotated[Path, typer.Argument(metavar="FOLDER", help="The annotations folder (or one language's folder) to read.")],
     config: ConfigOption = None,
 ) -> None:
     """Rebuild verdicts and rubric scores in the store from annotations/*.csv (e.g. after losing the store)."""
@@ -171,7 +173,7 @@ def review_import(
         report = import_annotations(store, folder)
     for problem in report.problems:
         complain(problem)
-    say(f"{report.files} files: {report.verdicts} verdicts and {report.scores} rubric scores added, "
+    say(f"{plural(report.files, 'file')}: {plural(report.verdicts, 'verdict')} and {plural(report.scores, 'rubric score')} added, "
          f"{report.repeated} already stored")
     if report.problems:
         raise typer.Exit(1)
@@ -198,7 +200,7 @@ def merge(lang: LangOption = None, verbose: VerboseOption = False, config: Confi
 
 @app.command()
 def report(config: ConfigOption = None) -> None:
-    """Write the review report (markdown and PNG plots) under reports/."""
+    """Write the review report, review.md with PNG plots, under reports/ (paths.reports in curate.toml)."""
     from curation.report import write_report
 
     settings = settings_from(config)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import (BatchFallbackOption, BatchOption, ConfigOption, MaxCostOption, app, complain, console,
+from curation.cli.base import (BackendOption, BatchFallbackOption, BatchOption, ConfigOption, MaxCostOption, app, complain, console,
                                languages_from, open_store, say, settings_from)
 from curation.cli.confirm import YesOption
 from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
@@ -41,7 +41,7 @@ def _next_steps(settings: Settings, languages: str) -> list[str]:
 @app.command()
 def run(
     lang: Annotated[str, typer.Option("--lang", help="Languages to translate and push: 'all' or ISO codes.")] = "all",
-    backend: Annotated[str | None, typer.Option("--backend", help="Review sheets backend: xlsx (default) or sheets.")] = None,
+    backend: BackendOption = None,
     yes: YesOption = False,
     batch: BatchOption = False,
     batch_fallback: BatchFallbackOption = None,

@@ -38,7 +38,7 @@ def _settings(config: Path | None, out: Path | None) -> Settings:
 
 @app.command()
 def synthesize(
-    dataset_dirs: Annotated[list[Path], typer.Argument(metavar="DATASET_DIR...", help="Folders of tabular files (CSV, TSV, Parquet), with an optional README.")],
+    dataset_dirs: Annotated[list[Path], typer.Argument(metavar="DATASET_DIR", help="Folders of tabular files (CSV, TSV, Parquet), with an optional README.")],
     tasks: Annotated[int | None, typer.Option("--tasks", min=1, help="Tasks proposed per dataset at most (default: synthesize.tasks).")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Where accepted tasks are written (default: the project's competitions folder).")] = None,
     force: ForceOption = False,

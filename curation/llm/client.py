@@ -9,6 +9,7 @@ import time
 from pydantic import BaseModel, ValidationError
 
 from curation.config import Price, ProviderSettings, Settings
+from curation.excerpt import plural
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
 from curation.llm.batch_api import BatchAPI
@@ -304,7 +305,7 @@ class LLM(BatchCalls):
                 if error.retry_after is not None:  # this request waits as told; others only if the news is fresh
                     limits.pause(wait, sent_at=reservation.sent_at if reservation is not None else None)
                 if time.monotonic() + wait > deadline:
-                    raise Rejected(f"{error.reason}; gave up after {progress.attempts} attempts in "
+                    raise Rejected(f"{error.reason}; gave up after {plural(progress.attempts, 'attempt')} in "
                                    f"{time.monotonic() - progress.started:.1f}s "
                                    f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
                 self._announce_backoff(call.provider, error.reason, wait)

@@ -8,6 +8,7 @@ import jinja2
 import yaml
 
 from curation.config import Settings
+from curation.excerpt import plural
 from curation.release.rows import data_path
 
 TEMPLATE = "dataset_card.md.j2"
@@ -41,6 +42,7 @@ def render_card(settings: Settings, languages: list[str], context: dict) -> str:
     folder = settings.path("cards")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["plural"] = plural  # {{ count | plural("language") }}: "1 language", "12 languages"
     try:
         template = env.get_template(TEMPLATE)
         body = template.render(**context, citation=settings.publish.citation.strip() or DEFAULT_CITATION)

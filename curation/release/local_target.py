@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from curation.excerpt import plural
 from curation.release.errors import PublishError
 from curation.release.version import Version, versions_from_tags
 
@@ -124,7 +125,7 @@ class LocalGitTarget:
             undone.append(f"HEAD is at the unpublished commit {head[:12]} (move it back: {back})")
         dirty = self._git("status", "--porcelain", check=False).splitlines()
         if dirty:
-            undone.append(f"{len(dirty)} files differ from the previous release (first: {dirty[0][3:]}; "
+            undone.append(f"{plural(len(dirty), 'file')} {'differs' if len(dirty) == 1 else 'differ'} from the previous release (first: {dirty[0][3:]}; "
                           f"restore them: git -C {self.path} reset --hard && git -C {self.path} clean -fd)")
         if undone:
             return f"{version.tag} was not published, but {self.path} could not be fully restored: " + "; ".join(undone)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from curation.excerpt import plural
 from curation.records import FIELDS
 from curation.review.items import review_items
 from curation.review.statistics import judged_units
@@ -23,4 +24,4 @@ def update_review_status(store: Store, language: str) -> None:
         if waiting:
             store.set_status(competition, f"review:{language}", "pending", f"waiting for a verdict on {', '.join(waiting)}")
         else:
-            store.set_status(competition, f"review:{language}", "done", f"{len(states)} fields judged")
+            store.set_status(competition, f"review:{language}", "done", f"{plural(len(states), 'field')} judged")

@@ -1,12 +1,41 @@
-"""The review section of `curate status`: per language, what was pushed, judged, merged and is still open."""
+"""The review section of `curate status`: per language, what was pushed, and each current text in one state.
+
+A text (competition × field) counts once: open while its current wording has no usable verdict (or was sent back
+for retranslation), judged once the verdicts decide it but `curate merge` has not made it final, merged when its
+final text is the one the verdicts decide. A final text merged from an older wording does not make a retranslated
+text merged as well: merge withdraws it on its next run.
+"""
 
 from __future__ import annotations
 
-from curation.review.statistics import review_statistics, rubric_statistics
+from collections import Counter
+
+from curation.excerpt import plural
+from curation.review.decisions import decide
+from curation.review.items import review_items
+from curation.review.statistics import judged_units, review_statistics, rubric_statistics
 from curation.status import Section, StatusContext, register_section, register_stage
+from curation.store import Store
 
 register_stage("review", order=50, per_language=True)
 register_stage("merge", order=60, per_language=True)
+
+STATES = ("open", "judged", "merged")
+
+
+def text_states(store: Store, language: str) -> Counter:
+    """State -> number of current texts of a language in it (open, judged, merged); each text counts once."""
+    units = judged_units(store.verdicts(language))
+    finals = {(final.competition, final.field): final.text for final in store.final_texts(language)}
+    states: Counter = Counter(dict.fromkeys(STATES, 0))
+    for item in review_items(store, language):
+        decision = decide(units.get((item.item_id, item.translation_hash), []))
+        if decision.kind in ("open", "retranslate"):
+            states["open"] += 1
+            continue
+        decided = decision.text if decision.kind == "fix" else item.text
+        states["merged" if finals.get((item.competition, item.field)) == decided else "judged"] += 1
+    return states
 
 
 @register_section
@@ -20,16 +49,18 @@ def _review(context: StatusContext) -> Section | None:
         if not pushed:
             continue
         stats = review_statistics(store, language)
-        rows.append([language, len({row.item_id for row in pushed}), stats.items, len(store.final_texts(language)),
+        states = text_states(store, language)
+        rows.append([language, len({row.item_id for row in pushed}), *(states[state] for state in STATES),
                      f"{stats.share_fixed:.0%}", stats.agreement_items,
-                     "-" if stats.kappa is None else f"{stats.kappa:.2f}", stats.open_items])
+                     "-" if stats.kappa is None else f"{stats.kappa:.2f}"])
     rubric_pushed = store.pushed_rows(settings.project.source_language)
-    note = ""
+    note = ("each text counts once: open (no usable verdict on its current wording), judged (`curate merge` makes "
+            "it final), merged") if rows else ""
     if rubric_pushed:
         rubric = rubric_statistics(store, settings.review.rubric_annotators)
-        note = (f"rubric: {rubric.items} descriptions scored, {len(store.rubric_final())} final, "
-                f"{rubric.open_items} open")
+        note = "; ".join(filter(None, [note, (f"rubric: {plural(rubric.items, 'description')} scored, {len(store.rubric_final())} final, "
+                                              f"{rubric.open_items} open")]))
     if not rows and not note:
         return None
     return Section("Review (curate review push / pull, curate merge)",
-                   ["language", "pushed", "judged", "merged", "fixed", "judged twice", "kappa", "open"], rows, note=note)
+                   ["language", "pushed", *STATES, "fixed", "judged twice", "kappa"], rows, note=note)

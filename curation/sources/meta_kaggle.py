@@ -39,6 +39,7 @@ import duckdb
 from pydantic import ValidationError
 
 from curation.config import IngestSettings
+from curation.excerpt import plural
 from curation.records import Competition, IngestedCompetition, Notebook, Problem
 from curation.sources import RejectedCompetition, SourceError, SourceItem, shown_path
 from curation.sources.notebooks import NotebookError, extract
@@ -294,8 +295,8 @@ class MetaKaggleDump:
             yield self._competition(competition_id, candidates)
         if assumed:
             self.problems.append(self._problem(self.root / "Competitions.csv",
-                                               f"Meta Kaggle has no data type; {assumed} competitions without telling tags "
-                                               "were taken as tabular — check them before describing"))
+                                               f"Meta Kaggle has no data type; {plural(assumed, 'competition')} without telling tags "
+                                               f"{'was' if assumed == 1 else 'were'} taken as tabular — check them before describing"))
 
     def _competition(self, competition_id: int, candidates: list[_Candidate]) -> SourceItem:
         first = candidates[0]

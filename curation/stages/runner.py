@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from curation.config import Settings
+from curation.excerpt import plural
 from curation.llm import LLM, BatchPending, BudgetExceeded, LLMCallFailed, LLMConfigError
 from curation.llm.tally import Tally
 from curation.store import Store
@@ -77,7 +78,7 @@ class RunSummary:
         """The summary as a user reads it."""
         pending = f", {len(self.left_pending)} left pending" if self.left_pending else ""
         head = (f"{self.stage}: {self.done} done, {len(self.failed)} failed, {self.not_started} not started{pending}; "
-                f"{self.calls} LLM calls ({self.cache_hits} from cache), ${self.cost_usd:.4f}")
+                f"{plural(self.calls, 'LLM call')} ({self.cache_hits} from cache), ${self.cost_usd:.4f}")
         lines = [head]
         lines += [f"  failed {key}: {reason}" for key, reason in self.failed]
         lines += [f"  pending {key}: {reason}" for key, reason in self.left_pending]

@@ -26,6 +26,7 @@ from curation.checks.not_content import not_content
 from curation.checks.off_loop import check_translation_off_loop
 from curation.checks.quality_estimate import QualityEstimate, as_check
 from curation.config import Settings
+from curation.excerpt import plural
 from curation.fingerprint import fingerprint
 from curation.languages import parse_language
 from curation.llm import LLM
@@ -239,7 +240,7 @@ class TranslateStage:
                 # Not a translation at all (a refusal, our retry text echoed, a placeholder): asked again like a
                 # malformed answer, and never stored, not even flagged for a person.
                 if attempt == attempts:
-                    raise ItemFailed(f"no translation after {attempts} attempts: the last answer was not one ({junk})")
+                    raise ItemFailed(f"no translation after {plural(attempts, 'attempt')}: the last answer was not one ({junk})")
                 failures, previous = [f"not a translation: {junk}"], answered
                 continue
             text = restore_identifiers(answered, masked.spans)
@@ -279,12 +280,12 @@ class TranslateStage:
         flagged = [t for name, t in translations.items() if name in item.expected and t.flagged]
         if flagged:
             detail = "; ".join(f"{t.field}: {', '.join(check.name for check in t.failed_checks)} failed after "
-                               f"{t.attempts} attempts" for t in flagged)
+                               f"{plural(t.attempts, 'attempt')}" for t in flagged)
             store.set_status(item.competition, self.name, "needs_human", detail)
         elif missing:
             store.set_status(item.competition, self.name, "pending", f"not translated yet: {', '.join(missing)}")
         else:
-            store.set_status(item.competition, self.name, "done", f"{len(item.expected)} fields")
+            store.set_status(item.competition, self.name, "done", plural(len(item.expected), "field"))
 
 
 async def translate_languages(store: Store, settings: Settings, llm: LLM, languages: list[str],

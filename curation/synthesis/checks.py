@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn.model_selection import cross_val_score
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
+from curation.excerpt import plural
 from curation.synthesis.metrics import METRICS, better, compute
 from curation.synthesis.records import CheckOutcome
 from curation.synthesis.refactor import Draft
@@ -57,11 +58,11 @@ def ids_aligned(draft: Draft) -> CheckOutcome:
 def splits_disjoint(draft: Draft) -> CheckOutcome:
     design, id_col = draft.design, draft.id_col
     shared = set(draft.train[id_col]) & set(draft.test[id_col])
-    problems = [f"{len(shared)} ids in both train and test"] if shared else []
+    problems = [f"{plural(len(shared), 'id')} in both train and test"] if shared else []
     if design.split == "group" and design.split_column:
         groups = set(draft.train[design.split_column].astype(str)) & set(draft.test[design.split_column].astype(str))
         if groups:
-            problems.append(f"{len(groups)} {design.split_column} groups in both train and test")
+            problems.append(f"{plural(len(groups), design.split_column + ' group')} in both train and test")
     if design.split == "time" and design.split_column:
         latest, earliest = time_values(draft.train[design.split_column]).max(), time_values(draft.test[design.split_column]).min()
         if latest >= earliest:

@@ -97,7 +97,7 @@ def test_a_lost_paragraph_break_is_caught():
     text = TRANSLATIONS["kk"]["house_description"].replace("\n\n", " ")
     found = failed(SOURCES["house_description"], text, "kk")
     assert found.keys() == {"length"}
-    assert "1 lines, the source has 2" in found["length"] and "1 paragraphs, the source has 2" in found["length"]
+    assert "1 line, the source has 2" in found["length"] and "1 paragraph, the source has 2" in found["length"]
 
 
 def test_a_run_on_translation_is_caught():

@@ -73,15 +73,15 @@ def test_pull_then_import_into_a_lost_store(project, seeded):
 
     status = json.loads(curate("status", "--json", "--lang", "kk").output)
     [review] = [s for s in status["sections"] if s["title"].startswith("Review")]
-    # six items pushed, one judged, nothing merged yet, five open
-    assert review["rows"] == [["kk", 6, 1, 0, "0%", 0, "-", 5]]
+    # six items pushed: five open, one judged, nothing merged yet
+    assert review["rows"] == [["kk", 6, 5, 1, 0, "0%", 0, "-"]]
 
     seeded.close()
     (project / "data" / "curation.sqlite").unlink()
     for leftover in (project / "data").glob("curation.sqlite-*"):
         leftover.unlink()
     imported = curate("review", "import", "annotations")
-    assert imported.exit_code == 0 and "1 files: 1 verdicts and 0 rubric scores added" in imported.output
+    assert imported.exit_code == 0 and "1 file: 1 verdict and 0 rubric scores added" in imported.output
 
 
 def test_a_bad_service_account_key_is_one_line(project, seeded, monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -46,7 +47,7 @@ def two_releases(project: Path, settings, store: Store) -> Path:
     seed_store(store, languages, ["titanic", "spaceship"], version=2)
     second = curate("publish", "--version", "1.1.0", "--to", DIST)
     assert second.exit_code == 0, second.output
-    assert "since v1.0.0: 1 competitions added, 1 removed" in second.output
+    assert "since v1.0.0: 1 competition added, 1 removed" in second.output
     return project / DIST
 
 
@@ -282,7 +283,26 @@ def test_card_and_manifest_name_the_models_and_prompts_of_the_describe_rounds(pr
     assert manifest["prompt_hashes"]["score"] == {"5" * 64: 1} and manifest["prompt_hashes"]["tag"] == {"7" * 64: 2}
     assert manifest["prompt_hashes"]["translate"] == {"a" * 64: 2 * 3 * (len(settings.project.languages) - 1)}
     card = (project / DIST / "README.md").read_text(encoding="utf-8")
-    assert f"- refine: `{refine_model}` (1 texts)" in card
+    assert f"- refine: `{refine_model}` (1 text)" in card
     assert "- describe prompt hashes: `dddddddddddd` (1)" in card and "- refine prompt hashes: `ffffffffffff` (1)" in card
     assert "- score prompt hashes: `555555555555` (1)" in card and "- tag prompt hashes: `777777777777` (2)" in card
     assert "eeeeeeeeeeee" not in card
+
+
+def test_one_language_and_one_competition_are_said_in_the_singular(project: Path):
+    """The card and the console say "1 language", "1 competition", never "1 languages"."""
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
+        'languages = ["en", "kk"]'), encoding="utf-8")
+    with Store(project / "data" / "curation.sqlite") as store:
+        seed_store(store, ["en", "kk"], ["titanic"])
+
+    result = curate("publish", "--version", "1.0.0", "--to", DIST)
+
+    assert result.exit_code == 0, result.output
+    assert "(commit " in result.output and "): 2 rows in 2 languages" in result.output
+    card = " ".join((project / DIST / "README.md").read_text(encoding="utf-8").split())
+    assert "translated into 1 language besides English" in card
+    assert "1 competition." in card and "1 competition has a grading configuration" in card
+    assert not re.search(r"\b1 (languages|competitions|texts|items|calls|descriptions)\b", card), card

@@ -64,7 +64,7 @@ def test_killed_during_verification_then_rerun(project, llm_server, tmp_path, mo
     monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
     result = CliRunner().invoke(app, ["synthesize", *raw, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "synthesize verify: 1 done, 0 failed, 0 not started; 1 LLM calls (0 from cache)" in result.output
+    assert "synthesize verify: 1 done, 0 failed, 0 not started; 1 LLM call (0 from cache)" in result.output
     after = verdicts(project)
     assert {key: after[key] for key in before} == before  # finished verdicts untouched
     # One uninterrupted run answers 3 brainstorms, 3 designs and 2 reviews; so did both runs together. The
