@@ -25,5 +25,7 @@ def fingerprint(value: Any) -> str:
 
 
 def file_hash(path: Path) -> str:
-    """sha256 of a file's bytes, e.g. a prompt template whose hash is part of every cache key."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """sha256 of a file's bytes, e.g. a prompt template whose hash is part of every cache key (read in chunks, so a
+    multi-GB dataset file is hashed in bounded memory)."""
+    with Path(path).open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()

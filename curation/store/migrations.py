@@ -241,6 +241,11 @@ def _relative_paths(db: sqlite3.Connection, root: Path) -> None:
         if source and (moved := relocated_path(source, root)) != source:
             data["source"] = moved
             db.execute("UPDATE competitions SET record = ? WHERE slug = ?", (json.dumps(data), slug))
+    _relative_problem_paths(db, root)
+
+
+def _relative_problem_paths(db: sqlite3.Connection, root: Path) -> None:
+    """The files named by reported problems, relative to the project root."""
     for key, path in db.execute("SELECT id, path FROM problems").fetchall():
         if path and (moved := relocated_path(path, root)) != path:
             db.execute("UPDATE problems SET path = ? WHERE id = ?", (moved, key))
@@ -281,6 +286,34 @@ MIGRATIONS.append((60, "synthesis", """
         );
     """))
 
+
+# -- synthesize: the dataset folders, problem files and task folders it keeps are relative to the root (version 61) --
+
+
+def _relative_synthesis_paths(db: sqlite3.Connection, root: Path) -> None:
+    """Absolute paths in synthesize's records (a profile's dataset folder and problem files, a verdict's task folder)
+    and in the problems it reported after version 42 become relative to the project root, so a copied or moved
+    project profiles and verifies its own files."""
+    rows = db.execute("SELECT step, key, record FROM synthesis WHERE step IN ('profile', 'verify')").fetchall()
+    for step, key, record in rows:
+        data = json.loads(record)
+        # Outside the root only a folder that holds what the record names is taken for it (the dataset's tables, or
+        # the marker every task folder synthesize writes has), never one that merely shares a name.
+        if step == "profile":
+            tables = [table["file"] for table in data.get("tables", [])]
+            changed = {**data, "path": relocated_path(data["path"], root, lambda found: found.is_dir() and all(
+                (found / file).is_file() for file in tables))}
+        else:
+            changed = {**data, "folder": relocated_path(data["folder"], root,
+                                                        lambda found: (found / "private" / "design.json").is_file())}
+        if "problems" in data:
+            changed["problems"] = [{**problem, "path": relocated_path(problem["path"], root)} for problem in data["problems"]]
+        if changed != data:
+            db.execute("UPDATE synthesis SET record = ? WHERE step = ? AND key = ?", (json.dumps(changed), step, key))
+    _relative_problem_paths(db, root)
+
+
+MIGRATIONS.append((61, "relative_synthesis_paths", _relative_synthesis_paths))
 
 # -- llm batches (version 15, in the llm range): provider batches and the requests in them, written before the
 # batch is submitted, so a killed curate resumes polling the same batch instead of paying for a second one ---------

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from curation.fingerprint import fingerprint
+from curation.fingerprint import file_hash, fingerprint
 from curation.records import Problem
 from curation.synthesis.records import ColumnProfile, ColumnKind, DatasetProfile, TableProfile
 
@@ -43,9 +43,17 @@ def dataset_slug(folder: Path) -> str:
     return slug or "dataset"
 
 
-def inputs_hash(folder: Path, max_rows: int) -> str:
-    """Changes when a file in the folder changes (name, size, modification time) or the sampling limit does."""
+def files_stamp(folder: Path, max_rows: int) -> str:
+    """Changes when a file in the folder changes (name, size, modification time) or the sampling limit does: the
+    cheap test that lets a rerun skip reading the files at all."""
     files = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir() if p.is_file())
+    return fingerprint({"files": files, "max_rows": max_rows, "seed": SAMPLE_SEED})
+
+
+def inputs_hash(folder: Path, max_rows: int) -> str:
+    """Changes when a file's name or bytes change, or the sampling limit does; not when the folder is copied, moved
+    or cloned (new modification times), so the steps after profiling are not redone in a copied project."""
+    files = sorted((p.name, file_hash(p)) for p in folder.iterdir() if p.is_file())
     return fingerprint({"files": files, "max_rows": max_rows, "seed": SAMPLE_SEED})
 
 

@@ -53,12 +53,12 @@ class DatasetProfile(Record):
     """A raw dataset folder after profiling: its tables, the README text, and what it says of its origin."""
 
     dataset: str  # slug made from the folder name
-    path: str
+    path: str  # as the store keeps it: relative to the project root when inside it (curation/project_paths.py)
     tables: list[TableProfile]
     readme: str = ""
     license: str = ""
     origin: str = ""
-    input_hash: str = ""  # of the files' sizes and modification times and the profile settings
+    input_hash: str = ""  # of the files' names and bytes and the profile settings (not where the folder lies)
 
     def table(self, file: str) -> TableProfile | None:
         """The table of that file name, or None."""
@@ -114,7 +114,7 @@ class VerifiedTask(Record):
     slug: str
     dataset: str
     accepted: bool
-    folder: str
+    folder: str  # as the store keeps it: relative to the project root when inside it
     checks: list[CheckOutcome]
     baseline_score: float | None = None
     trivial_score: float | None = None

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from curation.config import Settings
 from curation.llm import LLM
+from curation.project_paths import stored_path
 from curation.records import Problem
 from curation.stages.runner import ProgressCallback, RunSummary, run_stage
 from curation.store import Store
 from curation.synthesis.brainstorm import STEP as BRAINSTORM, BrainstormStage, TaskIdeas
 from curation.synthesis.design import DesignStage
-from curation.synthesis.profile import STAGE, dataset_slug, inputs_hash, profile_dataset
+from curation.synthesis.profile import STAGE, dataset_slug, files_stamp, inputs_hash, profile_dataset
 from curation.synthesis.records import DatasetProfile, VerifiedTask
 from curation.synthesis.verify import DRAFTS, STEP as VERIFY, VerifyStage
 
@@ -56,15 +57,24 @@ class SynthesisReport:
         return lines
 
 
-def profiled(store: Store, folder: Path, max_rows: int) -> ProfiledDataset:
-    """The folder's profile: from the store when its files are unchanged, otherwise read now and stored."""
-    slug, digest = dataset_slug(folder), inputs_hash(folder, max_rows)
+def profiled(store: Store, folder: Path, settings: Settings) -> ProfiledDataset:
+    """The folder's profile: from the store when its files are unchanged, otherwise read now and stored.
+
+    The folder and the problem files are kept relative to the project root, and files with new modification times
+    but the same bytes (a copied, moved or cloned project) keep their profile, so nothing after it is redone."""
+    max_rows = settings.synthesize.max_rows
+    slug, stamp, where = dataset_slug(folder), files_stamp(folder, max_rows), stored_path(folder, settings.root)
     stored = store.synthesis(PROFILE, slug, ProfiledDataset)
-    if stored is not None and stored[1] == digest and stored[0].path == str(folder):
-        return stored[0]
+    if stored is not None and stored[0].path == where:
+        if stored[1] == stamp:
+            return stored[0]
+        if stored[0].input_hash == inputs_hash(folder, max_rows):
+            store.save_synthesis(PROFILE, slug, slug, stored[0], stamp)
+            return stored[0]
     result = profile_dataset(folder, max_rows)
-    profile = ProfiledDataset(**result.profile.model_dump(), problems=result.problems)
-    store.save_synthesis(PROFILE, slug, slug, profile, digest)
+    problems = [problem.model_copy(update={"path": stored_path(problem.path, settings.root)}) for problem in result.problems]
+    profile = ProfiledDataset(**result.profile.model_dump(exclude={"path"}), path=where, problems=problems)
+    store.save_synthesis(PROFILE, slug, slug, profile, stamp)
     return profile
 
 
@@ -74,7 +84,7 @@ async def synthesize(folders: list[Path], out: Path, settings: Settings, store: 
     report = SynthesisReport()
     profiles: list[DatasetProfile] = []
     for folder in folders:
-        profile = profiled(store, folder, settings.synthesize.max_rows)
+        profile = profiled(store, folder, settings)
         report.problems += profile.problems
         if profile.tables:
             profiles.append(DatasetProfile(**profile.model_dump(exclude={"problems"})))

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from curation.config import Settings
 from curation.fingerprint import fingerprint
 from curation.llm import LLM
+from curation.project_paths import resolved_path, stored_path
 from curation.prompts import Prompt, load_prompt
 from curation.stages.runner import ItemFailed
 from curation.store import Store
@@ -77,7 +78,8 @@ class VerifyStage:
 
     def input_hash(self, design: TaskDesign, profile: DatasetProfile) -> str:
         limits = self.settings.synthesize
-        return fingerprint({"design": design, "data": profile.input_hash, "out": str(self.out.resolve()),
+        # The output folder as the store keeps it, so a copied or moved project does not verify its tasks again.
+        return fingerprint({"design": design, "data": profile.input_hash, "out": stored_path(self.out, self.settings.root),
                             "limits": [limits.max_rows, limits.baseline_seconds, limits.baseline_memory_mb],
                             "prompt": self.prompt.hash, "model": self.settings.models.task_review})
 
@@ -114,13 +116,15 @@ class VerifyStage:
             checks.append(await self._review(item, draft.train.columns, checks, llm))
         accepted = all(check.passed for check in checks)
         verdict = VerifiedTask(slug=item.key, dataset=item.design.dataset, accepted=accepted,
-                               folder=str(self.destination(item.key, accepted)), checks=checks, baseline_score=score,
+                               folder=stored_path(self.destination(item.key, accepted), self.settings.root),
+                               checks=checks, baseline_score=score,
                                trivial_score=trivial, input_hash=item.input_hash)
         return VerifyResult(item=item, verdict=verdict, draft=draft_folder)
 
     def _draft(self, item: VerifyItem, folder: Path):
         table = item.profile.table(item.design.idea.table)
-        frame, _ = load_table(Path(item.profile.path) / table.file, self.settings.synthesize.max_rows)
+        dataset = resolved_path(item.profile.path, self.settings.root)
+        frame, _ = load_table(dataset / table.file, self.settings.synthesize.max_rows)
         return write_draft(frame, item.design, item.profile, folder)
 
     async def _review(self, item: VerifyItem, columns, checks: list[CheckOutcome], llm: LLM) -> CheckOutcome:
