@@ -1,4 +1,9 @@
-"""The `review:<lang>` stage status per competition: pushed and waiting, or every field judged."""
+"""The `review:<lang>` stage status per competition: pushed and waiting, or every field judged.
+
+A new wording of a text that review had judged (a retranslation, a changed English source, --redo-reviewed)
+opens review and merge of its competition again at once, so status never shows them done over a text nobody has
+judged: `reopen_review`, called by translate as it stores the new wording.
+"""
 
 from __future__ import annotations
 
@@ -25,3 +30,12 @@ def update_review_status(store: Store, language: str) -> None:
             store.set_status(competition, f"review:{language}", "pending", f"waiting for a verdict on {', '.join(waiting)}")
         else:
             store.set_status(competition, f"review:{language}", "done", f"{plural(len(states), 'field')} judged")
+
+
+def reopen_review(store: Store, competition: str, field: str, language: str) -> None:
+    """A new wording of `field` replaces one review had seen: review and merge of the competition wait again."""
+    for stage, detail in ((f"review:{language}", f"waiting for a verdict on the new wording of {field}"),
+                          (f"merge:{language}", f"waiting for review of {field}")):
+        current = store.status(competition, stage)
+        if current is not None and current.status == "done":
+            store.set_status(competition, stage, "pending", detail)

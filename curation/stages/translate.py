@@ -33,6 +33,7 @@ from curation.llm import LLM
 from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
 from curation.review.approval import approved_translations
+from curation.review.progress import reopen_review
 from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, run_stage
 from curation.store import Store
 from curation.status import Section, StatusContext, register_section, register_stage
@@ -268,11 +269,15 @@ class TranslateStage:
     def record(self, store: Store, result: TranslateResult) -> None:
         """The translation, the answered request and the competition's status for this language, in one transaction."""
         item, translation = result.item, result.translation
+        previous = item.previous
         with store.transaction():
             store.save_translation(translation)
             if item.requested:
                 store.resolve_requests("retranslate", item.competition, item.field, item.language)
             self._set_status(store, item)
+            if previous is not None and (previous.text, previous.source_text, previous.round) != (
+                    translation.text, translation.source_text, translation.round):
+                reopen_review(store, item.competition, item.field, item.language)
 
     def _set_status(self, store: Store, item: TranslateItem) -> None:
         translations = {t.field: t for t in store.translations(language=item.language, competition=item.competition)}

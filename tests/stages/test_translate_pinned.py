@@ -125,3 +125,19 @@ def test_a_changed_call_parameter_is_a_change_too(reviewed, llm_server):
 
     assert "translate would redo 21 texts that exist already (be 21)" in done.output, done.output
     assert "kept 21 texts reviewed under an older prompt or model (kk 21)" in done.output
+
+
+def test_a_new_wording_opens_review_and_merge_again_in_status(reviewed, llm_server):
+    project, fix = reviewed
+    before = json.loads(curate("status", "--json").stdout)
+    assert before["matrix"]["review"]["kk"]["done"] == 7 and before["matrix"]["merge"]["kk"]["done"] == 7
+    llm_server.respond_with(lambda request: Translator()(request).replace(" ", "  ", 1))  # a different wording
+
+    assert curate("translate", "--lang", "kk", "--redo-reviewed", "--yes").exit_code == 0
+
+    # every kk text is a new wording nobody judged: neither review nor merge is done for any competition
+    after = json.loads(curate("status", "--json").stdout)
+    assert after["matrix"]["review"]["kk"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
+    assert after["matrix"]["merge"]["kk"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
+    [titanic] = [row for row in after["competitions"] if row["competition"] == "titanic"]
+    assert titanic["stages"]["merge:kk"]["detail"].startswith("waiting for review of ")
