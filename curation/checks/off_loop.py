@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import atexit
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,10 +37,21 @@ _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 
 
-def _quiet() -> None:
+def _worker_setup(run_pid: int) -> None:
+    """In the checks' process, before its first job: ignore Ctrl-C and end when the run is gone."""
     # Ctrl-C reaches the whole process group: the run handles it (and then ends this process), the worker must not
     # die of it mid-check with a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A run killed by a signal runs no exit hook, and a worker busy loading models (seconds) does not notice its
+    # closed pipe: without this it would live on, holding its models' memory (~600 MB), one per killed run.
+    threading.Thread(target=_end_with, args=(run_pid,), name="end-with-run", daemon=True).start()
+
+
+def _end_with(run_pid: int, every: float = 0.5) -> None:
+    """Exit this process as soon as the run that started it is no longer its parent (it died; we were re-parented)."""
+    while os.getppid() == run_pid:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _checks_process() -> ProcessPoolExecutor:
@@ -47,7 +60,7 @@ def _checks_process() -> ProcessPoolExecutor:
         if _pool is None:
             # spawn: a fresh interpreter, never a fork of a process with threads (the run's SDK clients have some).
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_quiet)
+                                        initializer=_worker_setup, initargs=(os.getpid(),))
         return _pool
 
 
