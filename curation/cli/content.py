@@ -169,8 +169,8 @@ def translate(
         async def run(progress):
             async with LLM(settings, store, max_cost=max_cost, stage="translate") as llm:
                 progress.watch(llm)
-                return await translate_languages(store, settings, llm, languages, only=competition, force=force,
-                                                 progress=progress, redo_reviewed=redo_reviewed)
+                # The stages planned for the confirmation: their pending lists are not computed a second time.
+                return await translate_languages(store, settings, llm, languages, progress=progress, stages=planned)
 
         try:
             with stage_progress("translate") as progress:

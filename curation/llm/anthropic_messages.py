@@ -17,13 +17,13 @@ from pydantic import BaseModel
 
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
-from curation.llm.openai_chat import CONNECT_TIMEOUT_SECONDS, classify
 from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
-from curation.llm.reply import Reply, Transient, Unreachable, Unusable, unreachable_reason, unreadable_body
+from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, Reply, Transient, Unreachable, Unusable, classify,
+                                unreachable_reason, unreadable_body)
 from curation.llm.schemas import json_schema
 
 if TYPE_CHECKING:
-    from curation.llm.batch_api import AnthropicBatches
+    from curation.llm.anthropic_batches import AnthropicBatches
 
 
 class AnthropicMessages:
@@ -100,7 +100,7 @@ class AnthropicMessages:
 
     def batches(self) -> "AnthropicBatches":
         """This client's Message Batches API."""
-        from curation.llm.batch_api import AnthropicBatches
+        from curation.llm.anthropic_batches import AnthropicBatches
         return AnthropicBatches(self.client)
 
     def reply_from(self, body: dict, request: dict) -> Reply:

@@ -11,16 +11,12 @@ from pydantic import BaseModel
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
-from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
-                                retry_after_seconds, unreadable_body, unreachable_reason)
+from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, Reply, Transient, Unreachable, Unusable, classify,
+                                unreadable_body, unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
 
 if TYPE_CHECKING:
-    from curation.llm.batch_api import OpenAIBatches
-
-# A server that is up accepts a connection at once; waiting the full answer timeout for one only delays the
-# news that it is not there.
-CONNECT_TIMEOUT_SECONDS = 10.0
+    from curation.llm.openai_batches import OpenAIBatches
 
 Mode = Literal["json_schema", "json_mode"] | None
 
@@ -87,7 +83,7 @@ class OpenAIChat:
 
     def batches(self) -> "OpenAIBatches":
         """This client's Batch API."""
-        from curation.llm.batch_api import OpenAIBatches
+        from curation.llm.openai_batches import OpenAIBatches
         return OpenAIBatches(self.client)
 
     def reply_from(self, body: dict, request: dict) -> Reply:
@@ -96,15 +92,6 @@ class OpenAIChat:
 
     async def close(self) -> None:
         await self.client.close()
-
-
-def classify(status: int, message: str, headers: object, schema_requested: bool) -> Exception:
-    """An HTTP error status as Transient (wait and retry), SchemaUnsupported or Rejected."""
-    if status == 429 or status >= 500 or status in (408, 409):
-        return Transient(f"HTTP {status} ({message})", retry_after_seconds(headers))
-    if status == 400 and schema_requested:
-        return SchemaUnsupported(f"HTTP 400 for a json_schema request ({message})", status)
-    return Rejected(f"HTTP {status} ({message})", status)
 
 
 def with_json_instruction(messages: list[dict], schema: type[BaseModel]) -> list[dict]:

@@ -78,6 +78,20 @@ class SchemaUnsupported(Rejected):
     """A 400 for a json_schema request: the server may not speak structured output (llama.cpp does not)."""
 
 
+# A server that is up accepts a connection at once; waiting the full answer timeout for one only delays the
+# news that it is not there.
+CONNECT_TIMEOUT_SECONDS = 10.0
+
+
+def classify(status: int, message: str, headers: object, schema_requested: bool) -> Exception:
+    """An HTTP error status (from either SDK) as Transient (wait and retry), SchemaUnsupported or Rejected."""
+    if status == 429 or status >= 500 or status in (408, 409):
+        return Transient(f"HTTP {status} ({message})", retry_after_seconds(headers))
+    if status == 400 and schema_requested:
+        return SchemaUnsupported(f"HTTP 400 for a json_schema request ({message})", status)
+    return Rejected(f"HTTP {status} ({message})", status)
+
+
 def retry_after_seconds(headers: object) -> float | None:
     """The wait a 429/503 asks for: retry-after-ms, else retry-after in seconds (an HTTP date is ignored)."""
     if headers is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from openai.lib._pydantic import to_strict_json_schema as _strict  # the schema the SDK's own .parse() sends
 from pydantic import BaseModel
 
 
@@ -17,4 +16,7 @@ def json_schema(model: type[BaseModel]) -> dict:
 @cache
 def strict_json_schema(model: type[BaseModel]) -> dict:
     """The schema in OpenAI's strict structured-output form (all fields required, no extra properties)."""
-    return _strict(model)
+    # Imported here: a run whose roles are all on Anthropic never loads the openai SDK.
+    from openai.lib._pydantic import to_strict_json_schema  # the schema the SDK's own .parse() sends
+
+    return to_strict_json_schema(model)

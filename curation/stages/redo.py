@@ -58,7 +58,7 @@ def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
 
     plan = RedoPlan("translate")
     for stage in stages:
-        redo = [item for item in stage.pending(store, settings) if item.previous is not None and not item.requested]
+        redo = [item for item in stage.plan(store, settings) if item.previous is not None and not item.requested]
         plan.counts[stage.language] = len(redo)
         for item in redo:
             masked = mask_identifiers(item.source_text, item.names).text

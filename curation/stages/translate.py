@@ -145,6 +145,7 @@ class TranslateStage:
     qe_prompt: Prompt | None = field(init=False)
     name: str = field(init=False)
     _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
+    _planned: list[TranslateItem] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.language = parse_language(self.language).code
@@ -161,8 +162,18 @@ class TranslateStage:
             inputs["qe"] = [self.settings.models.qe, self.qe_prompt.hash]
         return fingerprint({**inputs, "params": params} if params else inputs)
 
+    def plan(self, store: Store, settings: Settings) -> list[TranslateItem]:
+        """pending(), kept for this stage's run: the redo confirmation and the run then read the store once (up to a
+        second for 13 languages), and the run does exactly what was confirmed."""
+        self._planned = None
+        self._planned = self.pending(store, settings)
+        return self._planned
+
     def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
         """Fields with no translation, a stale one, or an open retranslate request; missing sources wait."""
+        if self._planned is not None:  # planned for this run (plan): taken once, a later call looks again
+            items, self._planned = self._planned, None
+            return items
         self.waiting, self.pinned = [], []
         approved = approved_translations(store, self.language)
         requests: dict[tuple[str, str], list[str]] = {}
@@ -296,12 +307,15 @@ class TranslateStage:
 async def translate_languages(store: Store, settings: Settings, llm: LLM, languages: list[str],
                               only: str | None = None, force: bool = False,
                               progress: ProgressCallback | None = None,
-                              redo_reviewed: bool = False) -> list[tuple[TranslateStage, RunSummary]]:
+                              redo_reviewed: bool = False, stages: list[TranslateStage] | None = None,
+                              ) -> list[tuple[TranslateStage, RunSummary]]:
     """Run the stage for every language at once with one LLM client (one budget, one cache, one rate limiter):
     the limiter stays busy until the last language is done instead of idling at each language's slowest items, and
-    in batch mode each round's batch holds the requests of every language. A budget stop stops every language."""
-    stages = [TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
-              for language in languages]
+    in batch mode each round's batch holds the requests of every language. A budget stop stops every language.
+    `stages`: the languages' stages already built (and planned) by the caller, instead of new ones."""
+    if stages is None:
+        stages = [TranslateStage(settings, language, only=only, force=force, redo_reviewed=redo_reviewed)
+                  for language in languages]
     runs = [asyncio.ensure_future(run_stage(stage, store, settings, llm, progress=progress)) for stage in stages]
     try:
         summaries = await asyncio.gather(*runs)

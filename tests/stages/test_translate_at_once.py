@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from curation.llm import LLM
-from curation.stages.translate import translate_languages
+from curation.stages.translate import TranslateStage, translate_languages
 from curation.store import Store
 from tests.fakes.llm_server import pointed_at, slow
 from tests.llm.test_limits import most_in_any_window
@@ -52,3 +52,23 @@ async def test_languages_are_translated_at_once_under_the_shared_limit(llm_serve
     arrivals = [request.received_at for request in requests]
     assert most_in_any_window(arrivals, 1.0) <= 24
     assert most_in_any_window(arrivals, 0.25) <= 9
+
+
+async def test_a_planned_run_does_what_was_planned_and_the_next_run_looks_again(llm_server, llm_settings, store: Store):
+    # `curate translate` plans each language once (for its redo confirmation) and runs that plan: a competition
+    # that arrives in between is not part of what the curator confirmed; the next run finds it.
+    add_competition(store, "houses")
+    llm_server.respond_with(Translator())
+    planned = [TranslateStage(llm_settings, language) for language in ("be", "kk")]
+    assert {stage.language: len(stage.plan(store, llm_settings)) for stage in planned} == {"be": 3, "kk": 3}
+    add_competition(store, "titanic", description=SOURCES["titanic_description"], domain="maritime studies")
+
+    async with LLM(llm_settings, store, stage="translate") as llm:
+        runs = await translate_languages(store, llm_settings, llm, ["be", "kk"], stages=planned)
+        assert [(stage.language, summary.done) for stage, summary in runs] == [("be", 3), ("kk", 3)]
+        assert {t.competition for t in store.translations()} == {"houses"}
+        again = await translate_languages(store, llm_settings, llm, ["be", "kk"])
+
+    assert [summary.done for _, summary in again] == [3, 3]  # titanic's description, data card and domain
+    assert {(t.competition, t.language) for t in store.translations()} == {
+        (slug, language) for slug in ("houses", "titanic") for language in ("be", "kk")}

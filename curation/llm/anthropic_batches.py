@@ -1,0 +1,57 @@
+"""Anthropic's Message Batches through an AsyncAnthropic client (shapes and sources: batch_api.py)."""
+
+from __future__ import annotations
+
+import anthropic
+
+from curation.llm.batch_api import BatchStatus, Results, api_error
+
+
+class AnthropicBatches:
+    """Message Batches through an AsyncAnthropic client."""
+
+    def __init__(self, client: anthropic.AsyncAnthropic):
+        self.client = client
+
+    async def submit(self, requests: list[tuple[str, dict]]) -> tuple[str, BatchStatus]:
+        try:
+            batch = await self.client.messages.batches.create(
+                requests=[{"custom_id": custom_id, "params": body} for custom_id, body in requests])
+        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
+            raise api_error(error) from None
+        return batch.id, self._status(batch)
+
+    async def status(self, remote_id: str) -> BatchStatus:
+        try:
+            return self._status(await self.client.messages.batches.retrieve(remote_id))
+        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
+            raise api_error(error) from None
+
+    async def cancel(self, remote_id: str) -> BatchStatus:
+        try:
+            return self._status(await self.client.messages.batches.cancel(remote_id))
+        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
+            raise api_error(error) from None
+
+    async def results(self, remote_id: str) -> Results:
+        results: Results = {}
+        try:
+            async for entry in await self.client.messages.batches.results(remote_id):
+                result = entry.result
+                if result.type == "succeeded":
+                    results[entry.custom_id] = (result.message.model_dump_json(), None)
+                elif result.type == "errored":
+                    inner = getattr(result.error, "error", None)
+                    results[entry.custom_id] = (None, f"{getattr(inner, 'type', 'error')}: "
+                                                      f"{getattr(inner, 'message', '')}")
+                else:  # canceled, expired: never processed
+                    results[entry.custom_id] = (None, f"request {result.type}")
+        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
+            raise api_error(error) from None
+        return results
+
+    @staticmethod
+    def _status(batch: object) -> BatchStatus:
+        counts = batch.request_counts.model_dump()
+        return BatchStatus(batch.processing_status, {k: v for k, v in counts.items() if v or k == "processing"},
+                           batch.processing_status == "ended")
