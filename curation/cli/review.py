@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,6 +23,9 @@ from curation.cli.base import (
     settings_from,
 )
 from curation.excerpt import plural
+
+if TYPE_CHECKING:  # push imports openpyxl, which `curate --help` and commands without sheets need not load
+    from curation.review.push import SheetPush
 
 
 review_app = typer.Typer(no_args_is_help=True, help="Review sheets for native-speaker annotators: push, pull, import.")
@@ -57,6 +60,7 @@ def review_push(
         except ReviewError as error:
             raise fail(str(error)) from None
         unchanged = []
+        changed: list[tuple[str, SheetPush]] = []
         for language in languages:
             try:
                 report = push(store, settings, language, sheets, annotator)
@@ -68,15 +72,37 @@ def review_push(
                     sheet.added or sheet.updated or sheet.restored for sheet in report.sheets):
                 unchanged.append(language)
             else:
-                for sheet in report.sheets:
-                    say(f"{language} {sheet.line()}")
+                changed.extend((language, sheet) for sheet in report.sheets)
             notes.extend((language, note) for note in report.notes)
+        if verbose or len(changed) <= SHEET_LINES:
+            for language, sheet in changed:
+                say(f"{language} {sheet.line()}")
+        else:
+            say(_pushed_in_sum(changed))
         if unchanged:
             say(f"{plural(len(unchanged), 'language')} with nothing new to push: {', '.join(unchanged)}")
     for note in said_once(notes):
         complain(note)
     if failed:
         raise typer.Exit(1)
+
+
+# Up to this many sheets are listed one per line (each path whole, for copying); more would fill the screen, so
+# they are summed up in one line and `-v` lists them.
+SHEET_LINES = 12
+
+
+def _pushed_in_sum(changed: list[tuple[str, SheetPush]]) -> str:
+    """One line for many pushed sheets: their rows added, updated and unchanged, and how to see each sheet."""
+    languages = list(dict.fromkeys(language for language, _ in changed))
+    sheets = [sheet for _, sheet in changed]
+    kept, restored = sum(s.kept_filled for s in sheets), sum(s.restored for s in sheets)
+    return (f"{plural(len(sheets), 'sheet')} in {plural(len(languages), 'language')}: "
+            f"{plural(sum(s.added for s in sheets), 'row')} added, {sum(s.updated for s in sheets)} updated, "
+            f"{sum(s.unchanged for s in sheets)} unchanged"
+            + (f", {kept} filled rows kept (new version added below)" if kept else "")
+            + (f", {restored} deleted rows restored" if restored else "")
+            + " (`-v` lists each sheet)")
 
 
 def _with_items(store, settings) -> list[str]:
