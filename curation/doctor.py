@@ -53,8 +53,9 @@ def missing_key(settings: Settings, name: str, roles: list[str]) -> str | None:
         return None
     other = {"openai": " (or OPENAI_BASE_URL for an OpenAI-compatible server)",
              "anthropic": " (or ANTHROPIC_BASE_URL)"}.get(name, "")
-    return (f"{provider.key_variable} is not set; models.{', '.join(roles)} ({name}) need it: export it{other}, "
-            "or point them under [models] at a provider you have a key for")
+    one = len(roles) == 1
+    return (f"{provider.key_variable} is not set; models.{', '.join(roles)} ({name}) {'needs' if one else 'need'} it: "
+            f"export it{other}, or point {'it' if one else 'them'} under [models] at a provider you have a key for")
 
 
 async def _check_provider(settings: Settings, name: str, models: dict[str, list[str]]) -> list[Finding]:

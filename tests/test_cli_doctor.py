@@ -155,5 +155,5 @@ def test_run_without_keys_names_every_role_and_points_to_doctor(project) -> None
 
     assert result.exit_code == 2
     assert "OPENAI_API_KEY is not set; models.describe, score, tag, translate (openai) need it" in result.output
-    assert "ANTHROPIC_API_KEY is not set; models.refine (anthropic) need it" in result.output
+    assert "ANTHROPIC_API_KEY is not set; models.refine (anthropic) needs it" in result.output
     assert "`curate doctor`" in result.output

@@ -49,7 +49,7 @@ def test_without_a_key_one_line_says_what_to_set(project) -> None:
 
     assert result.exit_code == 2
     assert "set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)" in result.output
-    assert "ANTHROPIC_API_KEY is not set; models.refine (anthropic) need it" in result.output
+    assert "ANTHROPIC_API_KEY is not set; models.refine (anthropic) needs it" in result.output
     assert "Traceback" not in result.output
 
 
