@@ -128,7 +128,7 @@ def test_push_defaults_to_every_language_with_items_and_pull_skips_the_zero_line
     lines = pushed.output.splitlines()
     assert len(lines) < 40, pushed.output
     # 26 sheets would fill the screen: one line sums them up and says how to list each
-    assert lines[0] == "26 sheets in 13 languages: 1092 rows added, 0 updated, 0 unchanged (`-v` lists each sheet)"
+    assert lines[0] == "26 sheets in 13 languages, rows: 1092 added, 0 updated, 0 unchanged (`-v` lists each sheet)"
     assert "annotator-1:" not in pushed.output
     assert pushed.output.count("no annotators named") == 1  # one line naming the languages, not thirteen
     listed = curate("review", "push", "-v")  # every sheet, its path whole for copying

@@ -94,15 +94,12 @@ SHEET_LINES = 12
 
 def _pushed_in_sum(changed: list[tuple[str, SheetPush]]) -> str:
     """One line for many pushed sheets: their rows added, updated and unchanged, and how to see each sheet."""
-    languages = list(dict.fromkeys(language for language, _ in changed))
-    sheets = [sheet for _, sheet in changed]
-    kept, restored = sum(s.kept_filled for s in sheets), sum(s.restored for s in sheets)
-    return (f"{plural(len(sheets), 'sheet')} in {plural(len(languages), 'language')}: "
-            f"{plural(sum(s.added for s in sheets), 'row')} added, {sum(s.updated for s in sheets)} updated, "
-            f"{sum(s.unchanged for s in sheets)} unchanged"
-            + (f", {kept} filled rows kept (new version added below)" if kept else "")
-            + (f", {restored} deleted rows restored" if restored else "")
-            + " (`-v` lists each sheet)")
+    from curation.review.push import SheetPush
+
+    languages = {language for language, _ in changed}
+    total = SheetPush.summed([sheet for _, sheet in changed])
+    return (f"{plural(len(changed), 'sheet')} in {plural(len(languages), 'language')}, rows: {total.counts()} "
+            "(`-v` lists each sheet)")
 
 
 def _with_items(store, settings) -> list[str]:

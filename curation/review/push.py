@@ -32,9 +32,19 @@ class SheetPush:
     restored: int = 0  # rows the sheet had lost (deleted rows, a deleted workbook), written again
 
     def line(self) -> str:
-        return (f"{self.annotator}: {self.ref}: {self.added} added, {self.updated} updated, {self.unchanged} unchanged"
+        return f"{self.annotator}: {self.ref}: {self.counts()}"
+
+    def counts(self) -> str:
+        """What happened to the rows: "21 added, 0 updated, 0 unchanged" and any kept or restored."""
+        return (f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged"
                 + (f", {self.kept_filled} filled rows kept (new version added below)" if self.kept_filled else "")
                 + (f", {self.restored} deleted rows restored" if self.restored else ""))
+
+    @classmethod
+    def summed(cls, sheets: list[SheetPush]) -> SheetPush:
+        """The row counts of several sheets added up (no annotator or sheet of its own)."""
+        return cls(annotator="", ref="", **{name: sum(getattr(sheet, name) for sheet in sheets)
+                                            for name in ("added", "updated", "unchanged", "kept_filled", "restored")})
 
 
 @dataclass
