@@ -21,7 +21,6 @@ from curation.llm.call_progress import Progress
 from curation.llm.errors import BatchPending, LLMCallFailed
 from curation.llm.parameters import CallParameters
 from curation.llm.reply import Unusable, usable
-from curation.llm.tally import add_answer
 from curation.records import LLMCall
 
 if TYPE_CHECKING:
@@ -75,8 +74,4 @@ class BatchCalls:
                     conversation += [{"role": "assistant", "content": error.answer},
                                      {"role": "user", "content": error.correction}]
 
-        cost = self._log(call, progress, price, response=reply.text, batch=True)
-        self.calls += 1
-        add_answer(cached=False)
-        return Answer(text=reply.text, parsed=parsed, usage=progress.usage, cost_usd=cost, cached=False,
-                      request_hash=call.request_hash, attempts=progress.attempts)
+        return self._answered(call, progress, price, reply, parsed, batch=True)

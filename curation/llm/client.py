@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -244,7 +245,12 @@ class LLM(BatchCalls):
                     conversation += [{"role": "assistant", "content": error.answer},
                                      {"role": "user", "content": error.correction}]
 
-        cost = self._log(call, progress, price, response=reply.text)
+        return self._answered(call, progress, price, reply, parsed)
+
+    def _answered(self, call: LLMCall, progress: Progress, price: Price | None, reply: Reply, parsed: Any,
+                  batch: bool = False) -> Answer:
+        """A fresh answer, online or from a batch: logged, counted (calls, tokens, the run's tally) and returned."""
+        cost = self._log(call, progress, price, response=reply.text, batch=batch)
         self.calls += 1
         add_answer(cached=False)
         self.tokens += progress.usage.tokens_in + progress.usage.tokens_out

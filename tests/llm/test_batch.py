@@ -135,3 +135,20 @@ async def test_an_invalid_answer_is_corrected_in_the_next_batch(llm_server, llm_
     assert domains(store)["titanic"] == "corrected"
     [call] = [c for c in store.llm_calls() if c.item == "titanic"]
     assert call.attempts == 2 and call.response == '{"domain": "corrected"}'
+
+
+async def test_batch_answers_count_their_tokens_as_online_answers_do(llm_server, llm_settings, project):
+    # the live progress line shows llm.tokens: a batch run must not show 0 tokens
+    from curation.store import Store
+
+    llm_server.respond_with(by_slug)
+    counted = {}
+    for name, settings in (("online", llm_settings), ("batch", batch_settings(llm_settings))):
+        with Store(project / f"{name}.sqlite") as store:
+            async with LLM(settings, store, stage="example-tag") as llm:
+                await run_stage(DomainStage(SLUGS), store, settings, llm)
+            logged = sum(call.tokens_in + call.tokens_out for call in store.llm_calls())
+            counted[name] = (llm.calls, llm.tokens, logged)
+    assert counted["batch"] == counted["online"]
+    calls, tokens, logged = counted["batch"]
+    assert calls == 3 and tokens == logged > 0
