@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from curation.config import Settings
 from curation.languages import parse_language
 from curation.llm.answer import Usage
-from curation.llm.dry_run import DryRunLLM, NotSent
+from curation.llm.dry_run import DryRunLLM
 from curation.llm.pricing import (BYTES_PER_TOKEN, TYPICAL_OUTPUT_TOKENS, estimate_input_tokens, estimated_cost,
                                   translation_tokens_out)
 from curation.store import Store
@@ -88,9 +88,7 @@ async def _through(stage, items: list, llm: DryRunLLM) -> None:
     for item in items:
         try:
             await stage.run_one(item, llm)
-        except NotSent:
-            pass
-        except Exception:  # noqa: BLE001  (the real run fails this item alone; there is nothing more to count)
+        except Exception:  # noqa: BLE001  NotSent: its request is noted; anything else fails the item alone in a real run
             pass
 
 

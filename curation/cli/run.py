@@ -58,6 +58,7 @@ def run(
     settings = settings_from(config, batch, batch_fallback)  # refuses a bad --batch-fallback before any stage
     batching = {"batch": batch, "batch_fallback": batch_fallback}
     languages_from(lang, settings, include_source=True)  # an empty or unknown --lang stops before anything runs
+    targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
     if wants_dry_run(dry_run, as_json):
         # Ingest is free and a real run would do the same; describe, tag and translate are only planned. With
         # --json its report goes to stderr, so stdout holds the JSON alone.
@@ -66,9 +67,7 @@ def run(
 
         with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
             ingest(source=None, top=None, code=None, config=config)
-        targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
         return show_dry_run(settings, ("describe", "tag", "translate"), targets, as_json=as_json)
-    targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
     if targets:
         from curation.checks.off_loop import warm_up
 

@@ -35,6 +35,15 @@ ROLES = ("describe", "score", "refine")
 # -- what the models answer -----------------------------------------------------------------------
 
 
+
+def task_inputs(competition: Competition, notebooks: list[Notebook]) -> dict:
+    """What a description is written from; part of both the input hash and the source hash, so they never drift."""
+    return {
+        "task": [competition.comp_name, competition.data_type, competition.metric, competition.data_card],
+        "person_written": competition.description,
+        "notebooks": [notebook.text for notebook in notebooks],
+    }
+
 class CodeAnalysis(BaseModel):
     problem: str
     input_data: str
@@ -130,9 +139,7 @@ class DescribeStage:
         params = {role: changed for role in ROLES if (changed := self.settings.changed_parameters(role))}
         return fingerprint({
             **({"params": params} if params else {}),
-            "task": [competition.comp_name, competition.data_type, competition.metric, competition.data_card],
-            "person_written": competition.description,
-            "notebooks": [notebook.text for notebook in notebooks],
+            **task_inputs(competition, notebooks),
             "prompts": {role: prompt.hash for role, prompt in self.prompts.items()},
             "models": {role: getattr(self.settings.models, role) for role in ROLES},
             "max_rounds": self.rounds_limit,
@@ -141,11 +148,7 @@ class DescribeStage:
 
     def source_hash(self, competition: Competition, notebooks: list[Notebook]) -> str:
         """The task a description is about: facts, data card, notebooks and person-written text, not how it is written."""
-        return fingerprint({
-            "task": [competition.comp_name, competition.data_type, competition.metric, competition.data_card],
-            "person_written": competition.description,
-            "notebooks": [notebook.text for notebook in notebooks],
-        })
+        return fingerprint(task_inputs(competition, notebooks))
 
     def pending(self, store: Store, settings: Settings) -> list[DescribeItem]:
         """Competitions without a description, with a stale or failed one, or with an open redescribe request.
