@@ -21,8 +21,7 @@ from curation.languages import parse_language  # noqa: E402
 from curation.records import FIELDS, VERDICTS, ReviewStats, Verdict  # noqa: E402
 from curation.review.statistics import (  # noqa: E402
     judged_units,
-    open_items,
-    review_statistics,
+    read_review,
     rubric_statistics,
     shares,
     verdict_counts,
@@ -126,8 +125,9 @@ def write_report(store: Store, settings: Settings) -> Path:
     folder = settings.path("reports")
     folder.mkdir(parents=True, exist_ok=True)
     languages = [code for code in settings.project.targets if store.translations(language=code) or store.verdicts(code)]
-    stats = {code: review_statistics(store, code) for code in languages}
-    verdicts = {code: store.verdicts(code) for code in languages}
+    reviews = {code: read_review(store, code) for code in languages}
+    stats = {code: review.statistics() for code, review in reviews.items()}
+    verdicts = {code: review.verdicts for code, review in reviews.items()}
     judged = [code for code in languages if stats[code].items]
     by_field = {code: {field: shares(verdict_counts(verdicts[code], field), VERDICTS) for field in FIELDS} for code in judged}
     rates = {code: fix_edit_rates(verdicts[code]) for code in languages}
@@ -173,7 +173,7 @@ def write_report(store: Store, settings: Settings) -> Path:
     lines.append(f"- descriptions sent back to describe: {len({r['competition'] for r in sent_back})}; "
                  f"not rewritten yet: {len(redescribe)}" + (f" ({', '.join(redescribe)})" if redescribe else ""))
     for code in languages:
-        waiting = open_items(store, code, verdicts[code])
+        waiting = reviews[code].open_items()
         if waiting:
             shown = ", ".join(waiting[:MAX_OPEN_LINES]) + (f" and {len(waiting) - MAX_OPEN_LINES} more" if len(waiting) > MAX_OPEN_LINES else "")
             lines.append(f"- {code}: {plural(len(waiting), 'item')} without a usable verdict: {shown}")

@@ -25,6 +25,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
 
 from curation.config import Settings
@@ -134,6 +135,7 @@ class StatusReport:
             result[stage] = tally
         return result
 
+    @cached_property  # the overview, the next command and --json all read it: it is counted once per report
     def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
         """Stage family -> language ('' for a stage run once) -> competitions per kind (done, flagged, open, failed)."""
         result: dict[str, dict[str, dict[str, int]]] = {}
@@ -149,7 +151,7 @@ class StatusReport:
         return {
             "stages": self.stages,
             "counts": self.counts(),
-            "matrix": self.matrix(),
+            "matrix": self.matrix,
             "spend_usd": round(self.spend_usd, 6),
             "calls": self.calls,
             "next": next_command(self),
@@ -222,7 +224,7 @@ def next_command(report: StatusReport) -> str:
     """The command that moves the project on: the first stage, in pipeline order, with open or failed items."""
     if not report.competitions:
         return "curate ingest"
-    matrix = report.matrix()
+    matrix = report.matrix
     for family in sorted(matrix, key=_order):
         waiting = sorted(language for language, tally in matrix[family].items() if tally["open"] or tally["failed"])
         if waiting:

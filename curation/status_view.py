@@ -46,7 +46,7 @@ def render_status(report: StatusReport, console: Console, *, detail: bool = Fals
 
 
 def _render_overview(report: StatusReport, console: Console) -> None:
-    matrix = report.matrix()
+    matrix = report.matrix
     families = list(matrix)
     source = report.source_language
     rows: dict[str, dict[str, str]] = {}

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 
-from curation.records import VERDICTS, RubricStats, ReviewStats, Verdict
-from curation.review.decisions import decide, decide_rubric, latest_per_annotator
+from curation.records import VERDICTS, FinalText, ReviewItem, RubricStats, ReviewStats, Verdict
+from curation.review.decisions import Decision, decide, decide_rubric, latest_per_annotator
 from curation.review.items import current_rubric_scores, review_items
 from curation.store import Store
 
@@ -51,34 +52,50 @@ def agreement(groups: list[list], label=lambda v: v.verdict) -> tuple[int, float
     return len(pairs), sum(a == b for a, b in pairs) / len(pairs), cohen_kappa(pairs)
 
 
-def open_items(store: Store, language: str, verdicts: list[Verdict] | None = None) -> list[str]:
-    """Item ids of the current translations that have no usable verdict yet (unjudged, or waiting for a retranslation)."""
-    verdicts = store.verdicts(language) if verdicts is None else verdicts
+@dataclass(frozen=True)
+class LanguageReview:
+    """One language's review read from the store once: each annotator's latest verdict per text, the decision on
+    each current translation, and the final texts merge made. The statistics, the open items and `curate status`'s
+    text states all come from this one pass."""
+
+    language: str
+    verdicts: list[Verdict]
+    units: dict[tuple[str, str], list[Verdict]]
+    decided: list[tuple[ReviewItem, Decision]]  # every current translation with what its verdicts decide
+    finals: list[FinalText]
+
+    def open_items(self) -> list[str]:
+        """Item ids of the current translations that have no usable verdict yet (unjudged, or waiting for a
+        retranslation)."""
+        return [item.item_id for item, decision in self.decided if decision.kind in ("open", "retranslate")]
+
+    def statistics(self) -> ReviewStats:
+        """The review figures of the language, as the report and the dataset card show them."""
+        count, raw, kappa = agreement(list(self.units.values()))
+        return ReviewStats(
+            language=self.language,
+            items=len({item for item, _ in self.units}),
+            verdict_shares=shares(Counter(group[0].verdict for group in self.units.values()), VERDICTS),
+            share_fixed=sum(f.provenance == "native_fix" for f in self.finals) / len(self.finals) if self.finals else 0.0,
+            agreement_items=count,
+            raw_agreement=raw,
+            kappa=kappa,
+            open_items=len(self.open_items()),
+        )
+
+
+def read_review(store: Store, language: str) -> LanguageReview:
+    """A language's verdicts, their decisions on the current translations and its final texts, read once."""
+    verdicts = store.verdicts(language)
     units = judged_units(verdicts)
-    waiting = []
-    for item in review_items(store, language):
-        decision = decide(units.get((item.item_id, item.translation_hash), []))
-        if decision.kind in ("open", "retranslate"):
-            waiting.append(item.item_id)
-    return waiting
+    decided = [(item, decide(units.get((item.item_id, item.translation_hash), [])))
+               for item in review_items(store, language)]
+    return LanguageReview(language, verdicts, units, decided, store.final_texts(language))
 
 
 def review_statistics(store: Store, language: str) -> ReviewStats:
     """The review figures of one language, as the report and the dataset card show them."""
-    verdicts = store.verdicts(language)
-    units = judged_units(verdicts)
-    finals = store.final_texts(language)
-    count, raw, kappa = agreement(list(units.values()))
-    return ReviewStats(
-        language=language,
-        items=len({item for item, _ in units}),
-        verdict_shares=shares(verdict_counts(verdicts), VERDICTS),
-        share_fixed=(sum(f.provenance == "native_fix" for f in finals) / len(finals)) if finals else 0.0,
-        agreement_items=count,
-        raw_agreement=raw,
-        kappa=kappa,
-        open_items=len(open_items(store, language, verdicts)),
-    )
+    return read_review(store, language).statistics()
 
 
 def rubric_statistics(store: Store, needed: int) -> RubricStats:

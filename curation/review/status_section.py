@@ -11,11 +11,8 @@ from __future__ import annotations
 from collections import Counter
 
 from curation.excerpt import plural
-from curation.review.decisions import decide
-from curation.review.items import review_items
-from curation.review.statistics import judged_units, review_statistics, rubric_statistics
+from curation.review.statistics import LanguageReview, read_review, rubric_statistics
 from curation.status import Section, StatusContext, register_section, register_stage
-from curation.store import Store
 
 register_stage("review", order=50, per_language=True)
 register_stage("merge", order=60, per_language=True)
@@ -23,13 +20,11 @@ register_stage("merge", order=60, per_language=True)
 STATES = ("open", "judged", "merged")
 
 
-def text_states(store: Store, language: str) -> Counter:
+def text_states(review: LanguageReview) -> Counter:
     """State -> number of current texts of a language in it (open, judged, merged); each text counts once."""
-    units = judged_units(store.verdicts(language))
-    finals = {(final.competition, final.field): final.text for final in store.final_texts(language)}
+    finals = {(final.competition, final.field): final.text for final in review.finals}
     states: Counter = Counter(dict.fromkeys(STATES, 0))
-    for item in review_items(store, language):
-        decision = decide(units.get((item.item_id, item.translation_hash), []))
+    for item, decision in review.decided:
         if decision.kind in ("open", "retranslate"):
             states["open"] += 1
             continue
@@ -48,8 +43,8 @@ def _review(context: StatusContext) -> Section | None:
         pushed = store.pushed_rows(language)
         if not pushed:
             continue
-        stats = review_statistics(store, language)
-        states = text_states(store, language)
+        review = read_review(store, language)
+        stats, states = review.statistics(), text_states(review)
         rows.append([language, len({row.item_id for row in pushed}), *(states[state] for state in STATES),
                      f"{stats.share_fixed:.0%}", stats.agreement_items,
                      "-" if stats.kappa is None else f"{stats.kappa:.2f}"])
