@@ -41,7 +41,7 @@ def check(
             say(json.dumps(result.as_json(), ensure_ascii=False))
         elif result.failed:
             say(f"{row.id} ({row.language} {row.field}): "
-                + "; ".join(f"{check.name}: {check.detail}" for check in result.failed))
+                + "; ".join(check.line() for check in result.failed))
     if not as_json:
         say(f"{checked} row{'s' * (checked != 1)} checked: {checked - failing} passed, {failing} failed"
             + (f"; {unreadable} could not be read" if unreadable else ""))

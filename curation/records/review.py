@@ -8,6 +8,7 @@ from pydantic import Field
 
 from curation.records.base import Record
 from curation.records.competition import Field_
+from curation.records.translation import CheckResult
 
 VERDICTS = ("YES and YES", "NO and YES", "YES and NO", "NO and NO")
 VerdictText = Literal["YES and YES", "NO and YES", "YES and NO", "NO and NO"]
@@ -54,7 +55,7 @@ class ReviewItem(Record):
     text: str  # the machine translation (or, for the rubric, the English description itself)
     original: str  # the English original ("" for the rubric)
     translation_hash: str  # hash of text and original: a verdict holds for exactly this pair
-    failed_checks: list[str] = Field(default_factory=list)  # automatic checks that still failed
+    failed_checks: list[CheckResult] = Field(default_factory=list)  # automatic checks that still failed
     round: int = 1
     provenance: Literal["machine", "retranslated", "human"] = "machine"
 
@@ -72,7 +73,7 @@ class PushedRow(Record):
     translation_hash: str
     text: str
     original: str
-    failed_checks: list[str] = Field(default_factory=list)
+    failed_checks: list[str] = Field(default_factory=list)  # as CheckResult.line() gives them
     pushed_at: str = ""
 
 

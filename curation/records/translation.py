@@ -16,6 +16,11 @@ class CheckResult(Record):
     passed: bool
     detail: str = ""
 
+    def line(self) -> str:
+        """The check as the curator reads it (store, status, publish, `curate check`): "name: detail", or the name
+        alone when there is no detail."""
+        return f"{self.name}: {self.detail}" if self.detail else self.name
+
 
 class Translation(Record):
     """The current machine translation of one field of one competition into one language."""

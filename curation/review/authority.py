@@ -22,8 +22,7 @@ def split_failures(translation: Translation) -> tuple[list[str], list[str]]:
     """(overridable, protected) failed checks of a machine translation, each as "name: detail"."""
     overridable, protected = [], []
     for check in translation.failed_checks:
-        line = f"{check.name}: {check.detail}" if check.detail else check.name
-        (protected if check.name in PROTECTED_CHECKS else overridable).append(line)
+        (protected if check.name in PROTECTED_CHECKS else overridable).append(check.line())
     return overridable, protected
 
 

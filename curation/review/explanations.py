@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from curation.languages import parse_language
+from curation.records import CheckResult
 from curation.review.authority import PROTECTED_CHECKS
 
 # "'Survived' appears 0 times, the source has 1" (placeholders) and "0.5 appears 0 times, the source has 2
@@ -133,17 +134,16 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def check_cell(failed: list[str], language: str) -> str:
-    """The "Check failed" cell of a row: one sentence per failed check ("name: detail" as items.review_items
-    gives them), one per line; a protected identifier or number says that a YES cannot publish the text."""
+def check_cell(failed: list[CheckResult], language: str) -> str:
+    """The "Check failed" cell of a row: one sentence per failed check, one per line; a protected identifier or
+    number says that a YES cannot publish the text."""
     lines = []
-    for entry in failed:
-        name, _, detail = entry.partition(": ")
-        said = explain(name, detail, language)
-        lines.append(_sentence(f"{said}; {NO_YES}" if name in PROTECTED_CHECKS else said))
+    for check in failed:
+        said = explain(check.name, check.detail, language)
+        lines.append(_sentence(f"{said}; {NO_YES}" if check.name in PROTECTED_CHECKS else said))
     return "\n".join(lines)
 
 
-def refusal(failed: list[tuple[str, str]], language: str) -> str:
+def refusal(failed: list[CheckResult], language: str) -> str:
     """Why pull does not take an annotator's version: each failed check's sentence, about 'your version'."""
-    return "; ".join(explain(name, detail, language, subject="your version") for name, detail in failed)
+    return "; ".join(explain(check.name, check.detail, language, subject="your version") for check in failed)

@@ -41,8 +41,7 @@ def review_items(store: Store, language: str) -> list[ReviewItem]:
             item_id=item_id(t.competition, t.field, t.language), competition=t.competition, field=t.field,
             language=t.language, text=t.text, original=t.source_text,
             translation_hash=text_hash(t.text, t.source_text, t.round),
-            # "name: detail", as the curator reads them; the sheet shows them in plain words (review/explanations.py).
-            failed_checks=[f"{check.name}: {check.detail}" if check.detail else check.name for check in t.failed_checks],
+            failed_checks=t.failed_checks,
             round=t.round, provenance=t.provenance,
         )
         for t in store.translations(language=language)

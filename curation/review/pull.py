@@ -233,7 +233,7 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         if failed:
             names = ", ".join(check.name for check in failed)
             report.problems.append(f"{at}: your version did not pass the checks ({names}): "
-                                   f"{refusal([(c.name, c.detail) for c in failed], language)}; correct 'Your "
+                                   f"{refusal(failed, language)}; correct 'Your "
                                    "version' and pull again")
             return
     taken = Verdict(

@@ -153,7 +153,7 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
         writes.append(RowWrite(tab, row_number, row_values(store, item, key, target.rubric)))
         records.append(PushedRow(language=target.language, annotator=target.annotator, key=key, item_id=item.item_id,
                                  sheet=ref, tab=tab, row=row_number, translation_hash=item.translation_hash,
-                                 text=item.text, original=item.original, failed_checks=item.failed_checks))
+                                 text=item.text, original=item.original, failed_checks=[c.line() for c in item.failed_checks]))
     if writes or content is None:
         backend.write(target, ref, writes)
     # Only after the sheet is written: a failed write leaves the store saying what the sheet really holds.

@@ -6,6 +6,7 @@ import pytest
 
 from curation.checks.numbers import check_numbers
 from curation.checks.translation import CHECKS, check_length, check_placeholders, check_script
+from curation.records import CheckResult
 from curation.review.explanations import check_cell, explain, refusal
 
 SOURCE = "Predict `Survived` for each passenger in train.csv. Use a threshold of 0.5 on the predicted probability."
@@ -51,16 +52,27 @@ def test_traditional_chinese_is_named_as_such():
 
 
 def test_the_check_cell_has_one_sentence_per_check_and_says_a_yes_cannot_publish_a_damaged_identifier():
-    cell = check_cell(["length: length ratio 0.31 outside 0.60-1.90 (cut short?)",
-                       "placeholders: 'train.csv' appears 0 times, the source has 1"], "kk")
+    cell = check_cell([CheckResult(name="length", passed=False,
+                                   detail="length ratio 0.31 outside 0.60-1.90 (cut short?)"),
+                       CheckResult(name="placeholders", passed=False,
+                                   detail="'train.csv' appears 0 times, the source has 1")], "kk")
     assert cell.split("\n") == [
         "Much shorter than the English: the end or a part may be missing.",
         "The identifier train.csv must stay exactly as written and appear once, as in the English; the translation has it nowhere; "
         "a YES cannot publish it, so correct it in 'Your version'.",
     ]
-    qe = check_cell(["qe: omission (major): 'from their age' — The features are missing."], "be")
+    qe = check_cell([CheckResult(name="qe", passed=False,
+                                 detail="omission (major): 'from their age' — The features are missing.")], "be")
     assert qe == ("A second model reading the translation found something of the English left out (serious), 'from "
                   "their age': The features are missing.")
+
+
+def test_a_check_without_a_detail_gets_its_sentence_and_its_line_is_its_name():
+    bare = CheckResult(name="length", passed=False)
+    assert bare.line() == "length"
+    found = CheckResult(name="qe", passed=False, detail="omission (minor): 'x' — y")
+    assert found.line() == "qe: omission (minor): 'x' — y"
+    assert check_cell([bare], "kk") == "Much shorter or longer than the English: something may be missing or added."
 
 
 def test_adequacy_says_missing_or_added():
@@ -71,7 +83,8 @@ def test_adequacy_says_missing_or_added():
 
 
 def test_a_refusal_speaks_of_your_version():
-    said = refusal([("placeholders", "'`Survived`' appears 2 times, the source has 1")], "kk")
+    said = refusal([CheckResult(name="placeholders", passed=False,
+                                detail="'`Survived`' appears 2 times, the source has 1")], "kk")
     assert said == "the identifier `Survived` must stay exactly as written and appear once, as in the English; your version has it twice"
 
 
