@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -211,7 +212,7 @@ class Settings(Strict):
 
     @model_validator(mode="after")
     def _roles_have_providers(self) -> "Settings":
-        for role in (*ROLES, *(("qe",) if self.models.qe else ())):
+        for role in self.roles_in_use():
             provider = getattr(self.models, role).split(":", 1)[0]
             if provider not in self.providers:
                 known = ", ".join(sorted(self.providers))
@@ -228,6 +229,11 @@ class Settings(Strict):
         """A configured path, resolved against the project root."""
         value = getattr(self.paths, name)
         return value if value.is_absolute() else self.root / value
+
+    def roles_in_use(self, roles: Iterable[str] = ROLES) -> list[str]:
+        """`roles` (by default every role) and `qe` when quality estimation is on: the roles whose models get
+        called. qe reads what translate wrote, so it goes with any set of roles that translates."""
+        return [*roles, *(("qe",) if self.models.qe else ())]
 
     def provider_for(self, role: str) -> tuple[str, ProviderSettings, str]:
         """(provider name, provider settings, model) for an LLM role."""

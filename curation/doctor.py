@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from curation.config import ROLES, Settings
+from curation.config import Settings
 from curation.llm.errors import EndpointUnreachable
 
 OK, FAIL, SKIP = "ok", "FAIL", "skip"
@@ -30,11 +30,6 @@ class Finding:
 
     def as_dict(self) -> dict[str, str]:
         return {"status": self.status, "what": self.what, "detail": self.detail}
-
-
-def configured_roles(settings: Settings) -> list[str]:
-    """Every LLM role the configuration names a model for (qe only when it is turned on)."""
-    return [*ROLES, *(("qe",) if settings.models.qe else ())]
 
 
 def roles_by_provider(settings: Settings, roles: list[str]) -> dict[str, dict[str, list[str]]]:
@@ -63,7 +58,7 @@ async def _check_provider(settings: Settings, name: str, models: dict[str, list[
     from curation.llm.providers import open_provider
 
     provider_settings = settings.providers[name]
-    roles = [role for role in configured_roles(settings) if any(role in used for used in models.values())]
+    roles = [role for role in settings.roles_in_use() if any(role in used for used in models.values())]
     variable = provider_settings.key_variable
     base_url = settings.base_url(name, provider_settings)
     todo = missing_key(settings, name, roles)
@@ -141,7 +136,7 @@ def _hub(settings: Settings) -> Finding:
 
 def examine(settings: Settings) -> list[Finding]:
     """Every finding, providers in the order their roles appear, then sheets and the Hub."""
-    used = roles_by_provider(settings, configured_roles(settings))
+    used = roles_by_provider(settings, settings.roles_in_use())
 
     async def providers() -> list[list[Finding]]:
         return await asyncio.gather(*(_check_provider(settings, name, models) for name, models in used.items()))

@@ -150,6 +150,18 @@ def test_a_hub_token_the_hub_refuses_fails(healthy, fake_hub, monkeypatch) -> No
                                 "Face settings and export HF_TOKEN"]
 
 
+def test_with_quality_estimation_on_doctor_and_the_missing_key_line_name_qe_too(healthy, monkeypatch) -> None:
+    toml = healthy / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('# qe = "auto"', 'qe = "anthropic:claude-sonnet-5-5"'),
+                    encoding="utf-8")
+
+    assert "ok    model anthropic:claude-sonnet-5-5: exists (refine, task_review, qe)" in curate("doctor").output
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert "ANTHROPIC_API_KEY is not set; models.refine, qe (anthropic) need it" in curate("run").output
+
+
 def test_run_without_keys_names_every_role_and_points_to_doctor(project) -> None:
     result = curate("run")
 

@@ -40,6 +40,8 @@ def write(tmp_path: Path, extra: str, base: str = "") -> Path:
     ("hf_token = \"hf_abc\"\n", "curate.toml: hf_token looks like a secret; remove it and set the environment variable HF_TOKEN instead"),
     ("[project]\nlanguages = [\"en\", \"xx\"]\n", "curate.toml: project.languages: unknown language code 'xx'; valid codes: ar, be, zh, en, ru, fr, it, ja, kk, pl, ro, es, tr, uk"),
     ("[models]\ndescribe = \"gpt-4o\"\n", "curate.toml: models.describe: 'gpt-4o' is not 'provider:model' (e.g. 'openai:gpt-5.5-2026-04-23')"),
+    ("[models]\nqe = \"nowhere:some-model\"\n",
+     "models.qe uses provider 'nowhere', which is not under [providers] (known: anthropic, openai)"),
     ("[ingest.meta_kaggle]\nenabled_after = \"last spring\"\n",
      "curate.toml: ingest.meta_kaggle.enabled_after: Input should be a valid date or datetime"),
     ("[ingest\n", "not valid TOML"),

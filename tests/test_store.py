@@ -78,3 +78,17 @@ def test_status_of_one_stage_and_where_competitions_came_from(tmp_path):
         status = store.status("titanic", "ingest")
         assert (status.status, status.detail, status.input_hash) == ("done", "1 notebook", "abc")
         assert store.competition_sources() == {"titanic": "/data/competitions/titanic"}
+
+
+def test_one_batch_is_found_by_its_id_with_its_request_count(tmp_path):
+    with Store(tmp_path / "store.sqlite") as store:
+        first = store.add_batch("openai", "gpt", [("a", "hash-a", {"n": 1}), ("b", "hash-b", {"n": 2})])
+        second = store.add_batch("anthropic", "claude", [("c", "hash-c", {"n": 3})])
+        store.update_batch(second, "in_progress", {"processing": 1}, remote_id="msgbatch_1")
+
+        found = store.batch(second)
+        assert (found.provider, found.remote_id, found.state, found.counts, found.requests) == (
+            "anthropic", "msgbatch_1", "in_progress", {"processing": 1}, 1)
+        assert store.batch(first).requests == 2
+        assert store.batch(second + 1) is None
+        assert [batch.id for batch in store.batches()] == [first, second]

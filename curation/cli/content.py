@@ -176,7 +176,7 @@ def translate(
             with stage_progress("translate") as progress:
                 runs = asyncio.run(run(progress))
         except (LLMConfigError, PromptError) as error:
-            raise cannot_run(error, settings, ("translate", *(("qe",) if settings.models.qe else ()))) from None
+            raise cannot_run(error, settings, tuple(settings.roles_in_use(("translate",)))) from None
         except KeyboardInterrupt:
             raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
         print_summaries([summary for _, summary in runs], verbose, "`-v` lists every item")

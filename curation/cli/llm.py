@@ -67,7 +67,7 @@ def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
 
     wanted = list(roles)
     if set(roles) & set(PIPELINE_ROLES):
-        wanted += [*PIPELINE_ROLES, *(("qe",) if settings.models.qe else ())]
+        wanted += settings.roles_in_use(PIPELINE_ROLES)
     by_provider: dict[str, list[str]] = {}
     for role in dict.fromkeys(wanted):
         by_provider.setdefault(settings.provider_for(role)[0], []).append(role)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import anthropic
 
-from curation.llm.batch_api import BatchStatus, Results, api_error
+from curation.llm.batch_api import BatchStatus, Results, batch_api_errors
+
+SDK_ERRORS = (anthropic.APIConnectionError, anthropic.APIStatusError)
 
 
 class AnthropicBatches:
@@ -14,28 +16,22 @@ class AnthropicBatches:
         self.client = client
 
     async def submit(self, requests: list[tuple[str, dict]]) -> tuple[str, BatchStatus]:
-        try:
+        with batch_api_errors(SDK_ERRORS):
             batch = await self.client.messages.batches.create(
                 requests=[{"custom_id": custom_id, "params": body} for custom_id, body in requests])
-        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
-            raise api_error(error) from None
         return batch.id, self._status(batch)
 
     async def status(self, remote_id: str) -> BatchStatus:
-        try:
+        with batch_api_errors(SDK_ERRORS):
             return self._status(await self.client.messages.batches.retrieve(remote_id))
-        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
-            raise api_error(error) from None
 
     async def cancel(self, remote_id: str) -> BatchStatus:
-        try:
+        with batch_api_errors(SDK_ERRORS):
             return self._status(await self.client.messages.batches.cancel(remote_id))
-        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
-            raise api_error(error) from None
 
     async def results(self, remote_id: str) -> Results:
         results: Results = {}
-        try:
+        with batch_api_errors(SDK_ERRORS):
             async for entry in await self.client.messages.batches.results(remote_id):
                 result = entry.result
                 if result.type == "succeeded":
@@ -46,8 +42,6 @@ class AnthropicBatches:
                                                       f"{getattr(inner, 'message', '')}")
                 else:  # canceled, expired: never processed
                     results[entry.custom_id] = (None, f"request {result.type}")
-        except (anthropic.APIConnectionError, anthropic.APIStatusError) as error:
-            raise api_error(error) from None
         return results
 
     @staticmethod

@@ -18,6 +18,8 @@ anthropic 2.x `client.messages.batches`) and the providers' pages:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -60,8 +62,14 @@ class BatchAPI(Protocol):
     async def cancel(self, remote_id: str) -> BatchStatus: ...
 
 
-def api_error(error: Exception) -> BatchAPIError:
-    """Either SDK's connection or HTTP-status error as a BatchAPIError (both carry status_code and message)."""
-    status = getattr(error, "status_code", None)
-    message = getattr(error, "message", None) or str(error)
-    return BatchAPIError(f"HTTP {status} ({message})" if status else f"connection failed ({message})", status)
+@contextmanager
+def batch_api_errors(sdk_errors: tuple[type[Exception], ...]) -> Iterator[None]:
+    """Raise an SDK's connection or HTTP-status error (`sdk_errors`, the adapter's SDK's classes) inside the block as
+    one BatchAPIError, the SDK's own traceback dropped: the batch runner says what failed in one line."""
+    try:
+        yield
+    except sdk_errors as error:  # both SDKs' errors carry status_code (HTTP errors only) and message
+        status = getattr(error, "status_code", None)
+        message = getattr(error, "message", None) or str(error)
+        raise BatchAPIError(f"HTTP {status} ({message})" if status else f"connection failed ({message})",
+                            status) from None

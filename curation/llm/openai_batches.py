@@ -6,9 +6,10 @@ import json
 
 import openai
 
-from curation.llm.batch_api import BatchStatus, Results, api_error
+from curation.llm.batch_api import BatchStatus, Results, batch_api_errors
 
 OPENAI_ENDED = {"completed", "failed", "expired", "cancelled"}
+SDK_ERRORS = (openai.APIConnectionError, openai.APIStatusError)
 
 
 class OpenAIBatches:
@@ -20,30 +21,24 @@ class OpenAIBatches:
     async def submit(self, requests: list[tuple[str, dict]]) -> tuple[str, BatchStatus]:
         lines = "".join(json.dumps({"custom_id": custom_id, "method": "POST", "url": "/v1/chat/completions",
                                     "body": body}, ensure_ascii=False) + "\n" for custom_id, body in requests)
-        try:
+        with batch_api_errors(SDK_ERRORS):
             upload = await self.client.files.create(file=("requests.jsonl", lines.encode("utf-8"), "application/jsonl"),
                                                     purpose="batch")
             batch = await self.client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions",
                                                      completion_window="24h")
-        except (openai.APIConnectionError, openai.APIStatusError) as error:
-            raise api_error(error) from None
         return batch.id, self._status(batch)
 
     async def status(self, remote_id: str) -> BatchStatus:
-        try:
+        with batch_api_errors(SDK_ERRORS):
             return self._status(await self.client.batches.retrieve(remote_id))
-        except (openai.APIConnectionError, openai.APIStatusError) as error:
-            raise api_error(error) from None
 
     async def cancel(self, remote_id: str) -> BatchStatus:
-        try:
+        with batch_api_errors(SDK_ERRORS):
             return self._status(await self.client.batches.cancel(remote_id))
-        except (openai.APIConnectionError, openai.APIStatusError) as error:
-            raise api_error(error) from None
 
     async def results(self, remote_id: str) -> Results:
         results: Results = {}
-        try:
+        with batch_api_errors(SDK_ERRORS):
             batch = await self.client.batches.retrieve(remote_id)
             for file_id in (batch.output_file_id, batch.error_file_id):
                 if file_id:
@@ -52,8 +47,6 @@ class OpenAIBatches:
                         if line.strip():
                             custom_id, outcome = _openai_line(json.loads(line))
                             results[custom_id] = outcome
-        except (openai.APIConnectionError, openai.APIStatusError) as error:
-            raise api_error(error) from None
         return results
 
     @staticmethod

@@ -87,19 +87,27 @@ class BatchesMixin(StoreMixin):
 
     def batches(self, open_only: bool = False) -> list[BatchRow]:
         """Batches oldest first, with how many requests each holds; `open_only` leaves out those with results."""
-        rows = self.db.execute(
-            "SELECT b.*, (SELECT COUNT(*) FROM llm_batch_requests r WHERE r.batch_id = b.id) AS requests "
-            "FROM llm_batches b WHERE (? = 0 OR b.closed = 0) ORDER BY b.id", (int(open_only),))
-        return [BatchRow(id=row["id"], provider=row["provider"], model=row["model"], remote_id=row["remote_id"],
-                         state=row["state"], counts=json.loads(row["counts"]), closed=bool(row["closed"]),
-                         requests=row["requests"], created_at=row["created_at"]) for row in rows]
+        rows = self.db.execute(f"{_BATCH_ROWS} WHERE (? = 0 OR b.closed = 0) ORDER BY b.id", (int(open_only),))
+        return [_batch_row(row) for row in rows]
 
     def batch(self, batch_id: int) -> BatchRow | None:
         """One batch by local id."""
-        return next((row for row in self.batches() if row.id == batch_id), None)
+        row = self.db.execute(f"{_BATCH_ROWS} WHERE b.id = ?", (batch_id,)).fetchone()
+        return _batch_row(row) if row is not None else None
 
     def batch_requests(self, batch_id: int) -> list[tuple[str, dict]]:
         """(custom_id, body) of a batch's requests, in the order they were added."""
         rows = self.db.execute("SELECT custom_id, body FROM llm_batch_requests WHERE batch_id = ? ORDER BY rowid",
                                (batch_id,))
         return [(row["custom_id"], json.loads(row["body"])) for row in rows]
+
+
+# A batch with how many requests it holds: the one query behind batches() and batch().
+_BATCH_ROWS = ("SELECT b.*, (SELECT COUNT(*) FROM llm_batch_requests r WHERE r.batch_id = b.id) AS requests "
+               "FROM llm_batches b")
+
+
+def _batch_row(row) -> BatchRow:
+    return BatchRow(id=row["id"], provider=row["provider"], model=row["model"], remote_id=row["remote_id"],
+                    state=row["state"], counts=json.loads(row["counts"]), closed=bool(row["closed"]),
+                    requests=row["requests"], created_at=row["created_at"])
