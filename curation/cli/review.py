@@ -69,7 +69,7 @@ def review_push(
                 failed += 1
                 continue
             if not verbose and len(languages) > 1 and report.sheets and not any(
-                    sheet.added or sheet.updated or sheet.restored for sheet in report.sheets):
+                    sheet.added or sheet.updated or sheet.restored or sheet.held for sheet in report.sheets):
                 unchanged.append(language)
             else:
                 changed.extend((language, sheet) for sheet in report.sheets)

@@ -2,8 +2,8 @@
 
 Annotators delete, rename, copy and drag columns. A tab whose required columns are not where push put them, under
 the headers push wrote, is not read at all: reading it by position would take a comment for a fix, and push writes
-its rows by position, so even a moved column would be overwritten on the next push. The tab gets one problem line
-naming each such column; the curator (or annotator) undoes the change and pulls again.
+its rows by position, so it writes nothing to such a tab (a moved column would be overwritten). The tab gets one
+problem line naming each such column; the curator (or annotator) undoes the change and pulls (or pushes) again.
 
 Formula cells in the annotator's columns (`=1+1`, `=HYPERLINK(...)`) are kept as the text the person typed; the
 backends hand their formula text in, and the row records which cells were formulas so pull can say so.
@@ -18,6 +18,8 @@ from curation.review.sheet import SheetRow, normal_text
 
 # Columns pull does not read: their loss alone does not stop a tab (the columns after them still must not move).
 NOT_READ = {"question", "check_failed", "data_card", "link"}
+# How a reshaped tab's problem ends: what pull did about it (push says what it did instead).
+NOT_TAKEN = "; nothing from this tab was taken: undo the change to the columns and pull again"
 
 
 @dataclass
@@ -53,8 +55,7 @@ def read_tab(title: str, values: list[list[object]], formulas: dict[tuple[int, i
             wrong.append(f"'{column.header}' was moved to column {column_letter(where[0])} (it belongs in column "
                          f"{letter})")
     if wrong:
-        return TabRead(problem="the column " + "; the column ".join(wrong) + "; nothing from this tab was taken: "
-                               "undo the change to the columns and pull again")
+        return TabRead(problem="the column " + "; the column ".join(wrong) + NOT_TAKEN)
     formulas = formulas or {}
     rows = []
     for number, row_values in enumerate(values[1:], start=1):

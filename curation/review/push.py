@@ -9,14 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from curation.config import Settings
-from curation.records import PushedRow, ReviewItem
+from curation.fingerprint import fingerprint
+from curation.records import FIELDS, Competition, PushedRow, ReviewItem, Verdict
 from curation.review.explanations import check_cell
 from curation.review.fixes import answered
+from curation.review.headers import NOT_TAKEN
 from curation.review.items import assign, review_items, rubric_items
 from curation.review.layout import QUESTION, RUBRIC_TAB, columns_for
 from curation.review.progress import update_review_status
-from curation.review.sheet import RowWrite, SheetBackend, SheetRow, Target
-from curation.store import Store
+from curation.review.sheet import RowWrite, SheetBackend, SheetContent, SheetRow, Target
+from curation.store import Store, now
 
 
 @dataclass
@@ -30,6 +32,7 @@ class SheetPush:
     unchanged: int = 0
     kept_filled: int = 0  # changed items whose filled row was left alone and got a new row
     restored: int = 0  # rows the sheet had lost (deleted rows, a deleted workbook), written again
+    held: int = 0  # items not pushed because their tab was reshaped (columns moved, deleted or renamed)
 
     def line(self) -> str:
         return f"{self.annotator}: {self.ref}: {self.counts()}"
@@ -38,13 +41,14 @@ class SheetPush:
         """What happened to the rows: "21 added, 0 updated, 0 unchanged" and any kept or restored."""
         return (f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged"
                 + (f", {self.kept_filled} filled rows kept (new version added below)" if self.kept_filled else "")
-                + (f", {self.restored} deleted rows restored" if self.restored else ""))
+                + (f", {self.restored} deleted rows restored" if self.restored else "")
+                + (f", {self.held} held back (tab reshaped)" if self.held else ""))
 
     @classmethod
     def summed(cls, sheets: list[SheetPush]) -> SheetPush:
         """The row counts of several sheets added up (no annotator or sheet of its own)."""
         return cls(annotator="", ref="", **{name: sum(getattr(sheet, name) for sheet in sheets)
-                                            for name in ("added", "updated", "unchanged", "kept_filled", "restored")})
+                                            for name in ("added", "updated", "unchanged", "kept_filled", "restored", "held")})
 
 
 @dataclass
@@ -79,12 +83,11 @@ def plan_annotators(settings: Settings, language: str, items: list[ReviewItem], 
     return plan
 
 
-def row_values(store: Store, item: ReviewItem, key: str, rubric: bool) -> dict[str, str]:
+def row_values(item: ReviewItem, key: str, rubric: bool, competition: Competition | None = None) -> dict[str, str]:
     """The cells push writes in a row: the locked ones, and "Your version" prefilled with the machine text."""
     if rubric:
-        known = store.competition(item.competition)
-        return {"key": key, "text": item.text, "data_card": known.data_card if known else "",
-                "link": (known.competition_link or "") if known else ""}
+        return {"key": key, "text": item.text, "data_card": competition.data_card if competition else "",
+                "link": (competition.competition_link or "") if competition else ""}
     return {"key": key, "translation": item.text, "original": item.original, "question": QUESTION,
             "own_version": item.text, "check_failed": check_cell(item.failed_checks, item.language)}
 
@@ -98,10 +101,12 @@ def push(store: Store, settings: Settings, language: str, backend: SheetBackend,
         what = "English descriptions" if rubric else f"translations into {language}"
         report.notes.append(f"no {what} in the store yet; run the earlier stages first")
         return report
+    known = Known.read(store, language, rubric)
+    sheets = SheetCache(backend)
     for name, assigned in plan_annotators(settings, language, items, annotator, rubric).items():
-        report.sheets.append(_push_sheet(store, backend, Target(language, name, rubric), assigned))
+        report.sheets.append(_push_sheet(store, sheets, Target(language, name, rubric), assigned, known, report.notes))
     if not rubric:
-        update_review_status(store, language)
+        update_review_status(store, language, items, known.pushed, known.verdicts)
     if not settings.review.annotators.get(language) and not annotator:
         report.notes.append(f"no annotators named for {language}: the sheets are for "
                             f"{', '.join(annotators_for(settings, language, rubric))}; name them under "
@@ -111,38 +116,51 @@ def push(store: Store, settings: Settings, language: str, backend: SheetBackend,
     return report
 
 
-def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list[ReviewItem]) -> SheetPush:
+def _push_sheet(store: Store, sheets: SheetCache, target: Target, items: list[ReviewItem], known: Known,
+                notes: list[str]) -> SheetPush:
+    backend = sheets.backend
     ref = backend.locate(target)
-    content = backend.read(ref)
+    summary = SheetPush(target.annotator, ref)
+    pushed = [row for row in known.pushed if row.annotator == target.annotator and row.sheet == ref]
+    latest = _latest(pushed)
+    if _proven_unchanged(backend, target, ref, items, latest, known):
+        summary.unchanged = len(items)
+        return summary
+    content = sheets.read(target, ref)
+    tabs = {backend.tab_name(target, tab): tab for tab in ([RUBRIC_TAB] if target.rubric else FIELDS)}
     in_sheet: dict[str, SheetRow] = {}
     next_row: dict[str, int] = {}
+    # Only this annotator's tabs: in a Google spreadsheet the other annotators' tabs hold the same item ids.
     for tab, rows in (content.tabs if content else {}).items():
-        for row in rows:
-            in_sheet.setdefault(row.cells.get("key", ""), row)
-        next_row[tab] = max((row.row for row in rows), default=1) + 1
-    pushed = [row for row in store.pushed_rows(target.language, target.annotator) if row.sheet == ref]
-    judged = {(v.item_id, v.translation_hash) for v in store.verdicts(target.language) if v.annotator == target.annotator}
-    judged |= {(s.competition, s.description_hash) for s in store.rubric_scores() if s.annotator == target.annotator}
+        if tab in tabs:
+            for row in rows:
+                in_sheet.setdefault(row.cells.get("key", ""), row)
+            next_row[tab] = max((row.row for row in rows), default=1) + 1
+    reshaped = {tab: problem for tab, problem in (content.problems if content else {}).items() if tab in tabs}
+    judged = known.judged.get(target.annotator, set())
 
-    summary = SheetPush(target.annotator, ref)
     writes: list[RowWrite] = []
     records: list[PushedRow] = []
     for item in items:
         tab = backend.tab_name(target, RUBRIC_TAB if target.rubric else item.field)
+        if tab in reshaped:
+            # Its rows cannot be found where push put them: writing by position would overwrite what people entered.
+            summary.held += 1
+            continue
         editable = tuple(c.key for c in columns_for(RUBRIC_TAB if target.rubric else item.field) if c.editable)
         versions = [row for row in pushed if row.item_id == item.item_id]
-        latest = max(versions, key=lambda row: (row.pushed_at, row.row)) if versions else None
-        current = in_sheet.get(latest.key) if latest else None
-        if latest and latest.translation_hash == item.translation_hash and current:
+        last = latest.get(item.item_id)
+        current = in_sheet.get(last.key) if last else None
+        if last and last.translation_hash == item.translation_hash and current:
             summary.unchanged += 1
             continue
-        if latest and latest.translation_hash == item.translation_hash:
+        if last and last.translation_hash == item.translation_hash:
             # The row is gone from the sheet (deleted, or the workbook was removed): write it again, same id.
-            key, row_number = latest.key, next_row.get(tab, 2)
+            key, row_number = last.key, next_row.get(tab, 2)
             next_row[tab] = row_number + 1
             summary.restored += 1
-        elif latest and current and not answered(current, latest, editable) and (item.item_id, latest.translation_hash) not in judged:
-            key, row_number = latest.key, current.row
+        elif last and current and not answered(current, last, editable) and (item.item_id, last.translation_hash) not in judged:
+            key, row_number = last.key, current.row
             summary.updated += 1
         else:
             key = item.item_id if not versions else f"{item.item_id} #{len(versions) + 1}"
@@ -150,12 +168,100 @@ def _push_sheet(store: Store, backend: SheetBackend, target: Target, items: list
             next_row[tab] = row_number + 1
             summary.added += 1
             summary.kept_filled += bool(current)  # the old row stays as the annotator left it
-        writes.append(RowWrite(tab, row_number, row_values(store, item, key, target.rubric)))
+        writes.append(RowWrite(tab, row_number, row_values(item, key, target.rubric, known.competitions.get(item.competition))))
         records.append(PushedRow(language=target.language, annotator=target.annotator, key=key, item_id=item.item_id,
                                  sheet=ref, tab=tab, row=row_number, translation_hash=item.translation_hash,
-                                 text=item.text, original=item.original, failed_checks=[c.line() for c in item.failed_checks]))
+                                 text=item.text, original=item.original, failed_checks=[c.line() for c in item.failed_checks],
+                                 pushed_at=now()))
+    for tab, problem in reshaped.items():
+        notes.append(f"{ref} tab '{tab}' was not pushed to: {problem.removesuffix(NOT_TAKEN)}; undo the change to the "
+                     "columns and push again")
+    stamp = content.stamp if content else None
     if writes or content is None:
-        backend.write(target, ref, writes)
+        stamp = sheets.write(target, ref, writes)
     # Only after the sheet is written: a failed write leaves the store saying what the sheet really holds.
     store.save_pushed_rows(records)
+    replaced = {(row.annotator, row.key) for row in records}  # an updated row keeps its key: the store replaces it
+    known.pushed[:] = [row for row in known.pushed if (row.annotator, row.key) not in replaced] + records
+    # The sheet now holds every item's latest row (a reshaped tab's rows are unknown): remember its content.
+    latest.update(_latest(records))
+    store.save_sheet_stamp(target.language, target.annotator, ref, None if reshaped else stamp, _rows_print(items, latest))
     return summary
+
+
+def _latest(rows: list[PushedRow]) -> dict[str, PushedRow]:
+    """Item id -> the row its latest version was pushed to."""
+    latest: dict[str, PushedRow] = {}
+    for row in rows:
+        if row.item_id not in latest or (row.pushed_at, row.row) > (latest[row.item_id].pushed_at, latest[row.item_id].row):
+            latest[row.item_id] = row
+    return latest
+
+
+def _rows_print(items: list[ReviewItem], latest: dict[str, PushedRow]) -> str:
+    """A fingerprint of the rows the items' latest versions were pushed to (key, tab, row, text hash)."""
+    rows = sorted((row.key, row.tab, row.row, row.translation_hash)
+                  for item in items if (row := latest.get(item.item_id)) is not None)
+    return fingerprint(rows)
+
+
+def _proven_unchanged(backend: SheetBackend, target: Target, ref: str, items: list[ReviewItem],
+                      latest: dict[str, PushedRow], known: Known) -> bool:
+    """Whether the sheet provably gets nothing: every item's latest pushed row holds its current text, and the sheet's
+    content is byte for byte what it was when all those rows were known to be in it (not its mtime: a copied-back or
+    edited workbook has other bytes). Then every row counts unchanged without reading the sheet."""
+    if not all((row := latest.get(item.item_id)) is not None and row.translation_hash == item.translation_hash
+               for item in items):
+        return False
+    recorded = known.stamps.get(target.annotator)
+    if recorded is None or recorded[0] != ref or recorded[2] != _rows_print(items, latest):
+        return False
+    stamp = backend.stamp(ref)
+    return stamp is not None and stamp == recorded[1]
+
+
+@dataclass
+class Known:
+    """What the store says about a language's review, read once per push rather than once per sheet or row."""
+
+    pushed: list[PushedRow]
+    verdicts: list[Verdict]
+    judged: dict[str, set[tuple[str, str]]]  # annotator -> (item id, text hash) she answered
+    competitions: dict[str, Competition]
+    stamps: dict[str, tuple[str, str, str]]  # annotator -> (sheet, stamp, rows print)
+
+    @classmethod
+    def read(cls, store: Store, language: str, rubric: bool) -> Known:
+        verdicts = [] if rubric else store.verdicts(language)
+        judged: dict[str, set[tuple[str, str]]] = {}
+        for verdict in verdicts:
+            judged.setdefault(verdict.annotator, set()).add((verdict.item_id, verdict.translation_hash))
+        for score in store.rubric_scores() if rubric else []:
+            judged.setdefault(score.annotator, set()).add((score.competition, score.description_hash))
+        competitions = {c.competition: c for c in store.competitions()} if rubric else {}
+        return cls(store.pushed_rows(language), verdicts, judged, competitions, store.sheet_stamps(language))
+
+
+class SheetCache:
+    """Each sheet read at most once per push: a Google spreadsheet holds every annotator's tabs of a language.
+
+    A tab written since its sheet was read is read again before anyone else writes to it (two annotators whose names
+    map to one workbook), so the rows are never placed from a stale picture."""
+
+    def __init__(self, backend: SheetBackend):
+        self.backend = backend
+        self._read: dict[str, SheetContent | None] = {}
+        self._written: dict[str, set[str]] = {}
+
+    def read(self, target: Target, ref: str) -> SheetContent | None:
+        tabs = {self.backend.tab_name(target, tab) for tab in ([RUBRIC_TAB] if target.rubric else FIELDS)}
+        if ref not in self._read or self._read[ref] is None or tabs & self._written.get(ref, set()):
+            self._read[ref] = self.backend.read(ref)
+            self._written[ref] = set()
+        return self._read[ref]
+
+    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> str | None:
+        if self._read.get(ref) is None:
+            self._read.pop(ref, None)  # a sheet created now: read it again if anyone else pushes to it
+        self._written.setdefault(ref, set()).update(write.tab for write in writes)
+        return self.backend.write(target, ref, writes)

@@ -33,6 +33,7 @@ class SheetContent:
     tabs: dict[str, list[SheetRow]] = field(default_factory=dict)
     meta: dict[str, str] = field(default_factory=dict)
     problems: dict[str, str] = field(default_factory=dict)  # tab -> why none of its rows can be read
+    stamp: str | None = None  # the backend's fingerprint of exactly the content read (see SheetBackend.stamp)
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,13 @@ class SheetBackend(Protocol):
     def read(self, ref: str) -> SheetContent | None:
         """The sheet's content, or None when it does not exist yet."""
 
-    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
-        """Create what is missing (tabs, instructions, validation, protection) and write the rows."""
+    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> str | None:
+        """Create what is missing (tabs, instructions, validation, protection) and write the rows; returns the stamp
+        of the content written when the backend knows it exactly, else None."""
+
+    def stamp(self, ref: str) -> str | None:
+        """A cheap fingerprint of the sheet's whole content as it is now (equal stamps: the same content), or None
+        when the sheet does not exist or the backend has none. Push reads no sheet whose stamp it recorded."""
 
 
 def normal_text(value: object) -> str:

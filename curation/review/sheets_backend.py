@@ -22,7 +22,6 @@ from curation.languages import parse_language
 from curation.records import FIELDS
 from curation.review.layout import (
     INSTRUCTIONS_TAB,
-    LATER_COLUMNS,
     RUBRIC_CHOICES,
     RUBRIC_TAB,
     VERDICT_CHOICES,
@@ -56,6 +55,9 @@ class SheetsBackend:
         self.first_wait = first_wait
         self.sleep = sleep
         self._found: dict[str, str] = {}
+        # Tab title -> sheet id per spreadsheet, as last read or written: push reads a spreadsheet right before
+        # writing to it, so the write need not ask for the tabs again.
+        self._known_tabs: dict[str, dict[str, int]] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "SheetsBackend":
@@ -100,8 +102,13 @@ class SheetsBackend:
     def tab_name(self, target: Target, tab: str) -> str:
         return f"{tab} - {target.annotator}"
 
+    def stamp(self, ref: str) -> str | None:
+        """None: a spreadsheet's content has no fingerprint cheaper than reading it, so push always reads."""
+        return None
+
     def read(self, ref: str) -> SheetContent | None:
-        titles = list(self._tabs(ref))
+        self._known_tabs[ref] = self._tabs(ref)
+        titles = list(self._known_tabs[ref])
         content = SheetContent(ref=ref)
         if not titles:
             return content
@@ -128,48 +135,44 @@ class SheetsBackend:
         return content
 
     def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
-        existing = self._tabs(ref)
+        existing = self._known_tabs[ref] if ref in self._known_tabs else self._tabs(ref)
+        self._known_tabs[ref] = existing
         wanted = [INSTRUCTIONS_TAB] + [self.tab_name(target, tab) for tab in ([RUBRIC_TAB] if target.rubric else FIELDS)]
         missing = [title for title in wanted if title not in existing]
-        if missing:
-            answer = self._call(f"add tabs to spreadsheet {ref}", self.http.batch_update, ref, {"requests": [
-                {"addSheet": {"properties": {"title": title, "gridProperties": {"frozenRowCount": 1}}}}
-                for title in missing]})
-            for reply in answer.get("replies", []):
-                properties = reply["addSheet"]["properties"]
-                existing[properties["title"]] = properties["sheetId"]
+        # New tabs get their ids from us (the API takes any id not in use), so adding them and setting their dropdowns,
+        # wrapping and protection is one request; the values follow in a second.
+        added = {title: number for number, title in enumerate(missing, start=max(existing.values(), default=0) + 1)}
+        ids = {**existing, **added}
+        requests_: list[dict[str, Any]] = [
+            {"addSheet": {"properties": {"sheetId": added[title], "title": title, "gridProperties": {"frozenRowCount": 1}}}}
+            for title in missing]
+        touched = {write.tab for write in writes} | {t for t in missing if t != INSTRUCTIONS_TAB}
+        for title in sorted(touched):
+            last = max((write.row for write in writes if write.tab == title), default=1) + SPARE_ROWS
+            requests_ += self._format_requests(ids[title], title, last, protect=title in missing)
+        if INSTRUCTIONS_TAB in missing:
+            requests_.append({"addProtectedRange": {"protectedRange": {
+                "range": {"sheetId": ids[INSTRUCTIONS_TAB]}, "description": "Instructions", "warningOnly": False}}})
+        if requests_:
+            self._call(f"add tabs, validation and protection to spreadsheet {ref}", self.http.batch_update, ref,
+                       {"requests": requests_})
+        existing.update(added)
 
         data = []
         if INSTRUCTIONS_TAB in missing:
             language = parse_language(target.language).english
             rows = instructions(language, "(named in each tab's title)", target.language, target.rubric, "sheets")
             data.append({"range": f"{quoted(INSTRUCTIONS_TAB)}!A1:B{len(rows)}", "values": [list(row) for row in rows]})
-        for title in missing:
-            if title != INSTRUCTIONS_TAB:
-                headers = [column.header for column in columns_for(title.partition(" - ")[0])]
-                data.append({"range": f"{quoted(title)}!A1:{column_letter(len(headers) - 1)}1", "values": [headers]})
-        for title in sorted({write.tab for write in writes} - set(missing)):
-            # A tab pushed before a later column existed: the rows written now fill it, so it gets its header.
-            columns = columns_for(title.partition(" - ")[0])
-            data += [{"range": f"{quoted(title)}!{column_letter(i)}1", "values": [[column.header]]}
-                     for i, column in enumerate(columns) if column.key in LATER_COLUMNS]
+        for title in sorted(touched):
+            # Every tab written to gets its header row with the rows: a new tab, one pushed before a later column
+            # existed, or one whose header a failed push never wrote.
+            headers = [column.header for column in columns_for(title.partition(" - ")[0])]
+            data.append({"range": f"{quoted(title)}!A1:{column_letter(len(headers) - 1)}1", "values": [headers]})
         for write in writes:
             data.extend(self._row_ranges(write))
         for start in range(0, len(data), RANGES_PER_REQUEST):
             self._call(f"write to spreadsheet {ref}", self.http.values_batch_update, ref,
                        {"valueInputOption": "RAW", "data": data[start:start + RANGES_PER_REQUEST]})
-
-        touched = {write.tab for write in writes} | {t for t in missing if t != INSTRUCTIONS_TAB}
-        requests_ = []
-        for title in sorted(touched):
-            last = max((write.row for write in writes if write.tab == title), default=1) + SPARE_ROWS
-            requests_ += self._format_requests(existing[title], title, last, protect=title in missing)
-        if INSTRUCTIONS_TAB in missing:
-            requests_.append({"addProtectedRange": {"protectedRange": {
-                "range": {"sheetId": existing[INSTRUCTIONS_TAB]}, "description": "Instructions", "warningOnly": False}}})
-        if requests_:
-            self._call(f"set validation and protection in spreadsheet {ref}", self.http.batch_update, ref,
-                       {"requests": requests_})
         if "@" in target.annotator and any(title != INSTRUCTIONS_TAB for title in missing):
             self._call(f"share spreadsheet {ref} with {target.annotator}", self.http.insert_permission, ref,
                        target.annotator, "user", "writer", True,

@@ -7,6 +7,8 @@ unlocked), wrapped text. Every value is written as a string cell with a quote pr
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import re
 import tempfile
@@ -39,7 +41,8 @@ from curation.review.sheet import ReviewError, RowWrite, SheetContent, Target, p
 
 LOCKED_FILL = PatternFill("solid", fgColor="EDEDED")
 HEADER_FONT = Font(bold=True)
-# Validation and unlocked cells reach this far below the last pushed row, so pasted rows still get a dropdown.
+WRAPPED = Alignment(wrap_text=True, vertical="top")
+# The dropdown reaches this far below the last pushed row, so pasted rows still get it.
 SPARE_ROWS = 50
 
 
@@ -62,6 +65,9 @@ class XlsxBackend:
     def __init__(self, folder: Path, root: Path | None = None):
         self.folder = folder
         self.root = root
+        # The workbook last read, by reference and stamp: a push that writes to it right after reading it need not
+        # parse the same bytes twice (only when the file still holds exactly those bytes).
+        self._last_read: tuple[str, str, openpyxl.Workbook] | None = None
 
     def locate(self, target: Target) -> str:
         stem = f"rubric-{_slug(target.annotator)}" if target.rubric else f"{target.language}-{_slug(target.annotator)}"
@@ -75,17 +81,25 @@ class XlsxBackend:
         """The workbooks pushed for a language (LibreOffice lock files left aside)."""
         return sorted(p for p in (self.folder / language).glob("*.xlsx") if not p.name.startswith((".~lock", "~$")))
 
+    def stamp(self, ref: str) -> str | None:
+        """The SHA-256 of the workbook file's bytes (None when there is none)."""
+        try:
+            return _digest(resolved_path(ref, self.root).read_bytes())
+        except OSError:
+            return None
+
     def read(self, ref: str) -> SheetContent | None:
         path = resolved_path(ref, self.root)
         if not path.exists():
             return None
         try:
+            data = path.read_bytes()
             # Formulas as typed, not their cached results: a fix typed as =HYPERLINK(...) is the annotator's text.
-            book = openpyxl.load_workbook(path)
+            book = openpyxl.load_workbook(io.BytesIO(data))
         except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError):
             raise ReviewError(f"{path}: cannot be opened as an .xlsx workbook; save it as an Excel workbook (.xlsx) "
                               "and pull again") from None
-        content = SheetContent(ref=ref)
+        content = SheetContent(ref=ref, stamp=_digest(data))
         for sheet in book.worksheets:
             rows, formulas = [], {}
             for r, cells in enumerate(sheet.iter_rows()):
@@ -98,11 +112,13 @@ class XlsxBackend:
             content.tabs[sheet.title] = tab.rows
             if tab.problem:
                 content.problems[sheet.title] = tab.problem
+        self._last_read = (ref, content.stamp, book)
         return content
 
-    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
+    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> str:
+        """Write the rows; returns the stamp of the workbook saved."""
         path = resolved_path(ref, self.root)
-        book = openpyxl.load_workbook(path) if path.exists() else self._new_book(target)
+        book = self._open(ref, path) if path.exists() else self._new_book(target)
         for write in writes:
             sheet = book[write.tab] if write.tab in book.sheetnames else self._add_tab(book, write.tab)
             for index, column in enumerate(columns_for(write.tab)):
@@ -112,19 +128,31 @@ class XlsxBackend:
                     # a tab pushed before this column existed: its rows now fill it, so it gets its header
                     _put_text(sheet.cell(1, index + 1), column.header, False).font = HEADER_FONT
                     sheet.column_dimensions[column_letter(index)].width = column.width
+        written: dict[str, dict[int, set[str]]] = {}
+        for write in writes:
+            written.setdefault(write.tab, {}).setdefault(write.row, set()).update(write.values)
         for sheet in book.worksheets:
             if sheet.title != INSTRUCTIONS_TAB:
-                self._format(sheet)
+                self._format(sheet, written.get(sheet.title, {}))
         path.parent.mkdir(parents=True, exist_ok=True)
         # Save beside and rename, so a crash never leaves a half-written workbook an annotator may hold rows in.
         handle, temporary = tempfile.mkstemp(suffix=".xlsx", dir=path.parent)
         os.close(handle)
         try:
             book.save(temporary)
+            stamp = _digest(Path(temporary).read_bytes())
             os.replace(temporary, path)
         finally:
             if os.path.exists(temporary):
                 os.unlink(temporary)
+        return stamp
+
+    def _open(self, ref: str, path: Path) -> openpyxl.Workbook:
+        data = path.read_bytes()
+        last, self._last_read = self._last_read, None
+        if last is not None and last[0] == ref and last[1] == _digest(data):
+            return last[2]
+        return openpyxl.load_workbook(io.BytesIO(data))
 
     def _new_book(self, target: Target) -> openpyxl.Workbook:
         book = openpyxl.Workbook()
@@ -149,30 +177,41 @@ class XlsxBackend:
         sheet.freeze_panes = "B2"
         return sheet
 
-    def _format(self, sheet: Worksheet) -> None:
+    def _format(self, sheet: Worksheet, rows: dict[int, set[str]]) -> None:
+        """Style the rows written now (`rows`: row -> the column keys written), give every column the style its empty
+        cells show, and set the dropdown and the protection. Rows written by earlier pushes keep their styles."""
         columns = columns_for(sheet.title)
-        # max_row counts formatted empty rows too; the spare rows must not grow with every push.
-        used = max((cell.row for row in sheet.iter_rows() for cell in row if cell.value not in (None, "")), default=1)
-        last = used + SPARE_ROWS
+        # An empty cell shows its column's style: editable columns unlocked, so an annotator can type (or paste rows)
+        # below the pushed rows, which therefore need no cells of their own (styled spare rows were ~70% of the cells
+        # a first push saved, and saving cells is most of a push's time).
+        for index, column in enumerate(columns):
+            dimension = sheet.column_dimensions[column_letter(index)]
+            dimension.alignment = WRAPPED
+            dimension.protection = Protection(locked=not column.editable)
         # Styling a cell through openpyxl's attributes costs ~0.1 ms (new style objects, hashed into the workbook's
         # tables): seconds for a push of all languages. A cell's style is an array of table indexes, so each
-        # (style before, locked, filled) is styled once and its array copied onto the cells that share it.
+        # (style before, locked) is styled once and its array copied onto the cells that share it.
         styled: dict[tuple, object] = {}
-        for row in range(2, last + 1):
+        for row, keys in sorted(rows.items()):
             for index, column in enumerate(columns):
+                if column.editable and column.key not in keys:
+                    continue  # left empty for the annotator: its column's style unlocks it, no cell needed
                 cell = sheet.cell(row, index + 1)
-                filled = not column.editable and row <= used
-                key = (tuple(cell._style or ()), column.editable, filled)
+                key = (tuple(cell._style or ()), column.editable)
                 if key in styled:
                     cell._style = copy(styled[key])
                     continue
-                cell.alignment = Alignment(wrap_text=True, vertical="top")
+                cell.alignment = WRAPPED
                 cell.protection = Protection(locked=not column.editable)
-                if filled:
+                if not column.editable:
                     cell.fill = LOCKED_FILL
                 styled[key] = copy(cell._style)
-            if row <= used:
-                sheet.row_dimensions[row].height = _row_height(sheet, row, columns)
+            sheet.row_dimensions[row].height = _row_height(sheet, row, columns)
+        # The last row with an item id; max_row counts formatted empty rows too, and the dropdown must not grow with
+        # every push.
+        used = max((cell.row for (cell,) in sheet.iter_rows(min_col=1, max_col=1) if cell.value not in (None, "")),
+                   default=1)
+        last = used + SPARE_ROWS
         answer = next(i for i, column in enumerate(columns) if column.key in ("verdict", "score"))
         choices = RUBRIC_CHOICES if sheet.title == RUBRIC_TAB else VERDICT_CHOICES
         validation = DataValidation(type="list", formula1='"' + ",".join(choices) + '"', allow_blank=True,
@@ -196,6 +235,10 @@ def _row_height(sheet: Worksheet, row: int, columns) -> float:
             # about one character per width unit; each paragraph starts a new line
             lines = max(lines, sum(max(1, -(-len(part) // max(column.width - 2, 1))) for part in str(value).split("\n")))
     return min(409.0, 15.0 * lines)  # 409 points is the tallest row a spreadsheet allows
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _typed(value: object) -> object:

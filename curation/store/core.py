@@ -96,9 +96,10 @@ class CoreMixin(StoreMixin):
                 (competition, stage, status, detail, input_hash, now()),
             )
 
-    def statuses(self) -> list[StageStatus]:
-        """Every (competition, stage) status, by competition and stage."""
-        rows = self.db.execute("SELECT * FROM stage_status ORDER BY competition, stage")
+    def statuses(self, stage: str | None = None) -> list[StageStatus]:
+        """Every (competition, stage) status, by competition and stage; only one stage's when given."""
+        rows = self.db.execute("SELECT * FROM stage_status WHERE (?1 IS NULL OR stage = ?1) ORDER BY competition, stage",
+                               (stage,))
         return [StageStatus(**dict(row)) for row in rows]
 
     def status(self, competition: str, stage: str) -> StageStatus | None:

@@ -340,3 +340,16 @@ MIGRATIONS.append((15, "llm_batches", """
         );
         CREATE INDEX llm_batch_requests_custom_id ON llm_batch_requests(custom_id);
     """))
+
+# -- review (version 43): what each pushed sheet was known to hold, so a push with nothing new need not read it ----
+MIGRATIONS.append((43, "review_sheet_stamps", """
+        CREATE TABLE review_sheet_stamps (
+            language TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            sheet TEXT NOT NULL,            -- workbook path or spreadsheet id, as in review_pushed
+            stamp TEXT NOT NULL,            -- the backend's fingerprint of the sheet's content (xlsx: SHA-256 of the file)
+            rows TEXT NOT NULL,             -- fingerprint of the pushed rows known to be in that content
+            saved_at TEXT NOT NULL,
+            PRIMARY KEY (language, annotator)
+        );
+    """))

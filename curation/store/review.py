@@ -1,4 +1,5 @@
-"""Review (migration 41): the sheet rows as pushed, and the verdicts and rubric scores pulled back (append-only)."""
+"""Review (migrations 41, 43): the sheet rows as pushed, what each sheet was known to hold, and the verdicts and rubric
+scores pulled back (append-only)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,23 @@ class ReviewMixin(StoreMixin):
             "SELECT record FROM review_pushed WHERE (?1 IS NULL OR language = ?1) AND (?2 IS NULL OR annotator = ?2) "
             "ORDER BY language, annotator, tab, row", (language, annotator))
         return self._records(PushedRow, rows)
+
+    def sheet_stamps(self, language: str) -> dict[str, tuple[str, str, str]]:
+        """Annotator -> (sheet, stamp, rows) of a language: the content each sheet had when all its rows were known."""
+        rows = self.db.execute("SELECT annotator, sheet, stamp, rows FROM review_sheet_stamps WHERE language = ?",
+                               (language,))
+        return {row["annotator"]: (row["sheet"], row["stamp"], row["rows"]) for row in rows}
+
+    def save_sheet_stamp(self, language: str, annotator: str, sheet: str, stamp: str | None, rows: str) -> None:
+        """Remember the content a sheet holds with every pushed row in it; None forgets it (the next push reads)."""
+        with self.transaction() as db:
+            if stamp is None:
+                db.execute("DELETE FROM review_sheet_stamps WHERE language = ? AND annotator = ?", (language, annotator))
+                return
+            db.execute(
+                "INSERT INTO review_sheet_stamps (language, annotator, sheet, stamp, rows, saved_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(language, annotator) DO UPDATE SET sheet = excluded.sheet, stamp = excluded.stamp, "
+                "rows = excluded.rows, saved_at = excluded.saved_at", (language, annotator, sheet, stamp, rows, now()))
 
     def add_verdict(self, verdict: Verdict) -> bool:
         """Append a verdict unless it repeats the annotator's latest one on the same text; True when added."""

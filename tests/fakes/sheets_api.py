@@ -272,8 +272,12 @@ class FakeSheetsAPI(BaseAdapter):
             title = properties["title"]
             if any(t.title == title for t in sheet.tabs):
                 raise ValueError(f'A sheet with the name "{title}" already exists.')
-            tab = Tab(self._next_sheet_id, title, properties.get("gridProperties", {}).get("frozenRowCount", 0))
-            self._next_sheet_id += 1
+            # The caller may choose the id; one already in use is refused, as the API does.
+            sheet_id = properties.get("sheetId", self._next_sheet_id)
+            if any(t.sheet_id == sheet_id for t in sheet.tabs):
+                raise ValueError(f"A sheet with the id {sheet_id} already exists.")
+            tab = Tab(sheet_id, title, properties.get("gridProperties", {}).get("frozenRowCount", 0))
+            self._next_sheet_id = max(self._next_sheet_id, sheet_id) + 1
             sheet.tabs.append(tab)
             return {"addSheet": {"properties": {"sheetId": tab.sheet_id, "title": title, "index": len(sheet.tabs) - 1}}}
         if kind == "setDataValidation":

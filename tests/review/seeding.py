@@ -82,6 +82,13 @@ def fill(path, tab: str, key: str, **cells) -> None:
     book.save(path)
 
 
+def locked(sheet, row: int, column: int) -> bool:
+    """Whether Excel or LibreOffice keeps a cell locked: by its own style, or by its column's when it has none (push
+    leaves the annotator's empty cells to their column's style)."""
+    cell = sheet.cell(row, column)
+    return (cell if cell.has_style else sheet.column_dimensions[cell.column_letter]).protection.locked
+
+
 def answer_unanswered(path, verdict: str = "YES and YES", overwrite: bool = False) -> int:
     """The annotator answers every row of a workbook she has not answered yet (every row with overwrite);
     returns how many rows she answered."""

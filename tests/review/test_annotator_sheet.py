@@ -13,7 +13,7 @@ from curation.review.layout import RUBRIC_COLUMNS, instructions
 from curation.review.pull import pull
 from curation.review.push import push
 
-from tests.review.seeding import KK, fill, seed_translation
+from tests.review.seeding import KK, fill, locked, seed_translation
 
 ONE_WORD = KK["description"].replace("болжаңыз", "анықтаңыз")
 
@@ -110,7 +110,7 @@ def test_the_rubric_sheet_shows_the_data_card_and_link_and_its_instructions_name
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "titanic")
     assert row[header.index("Data card")].startswith("train.csv holds one row per passenger")
     assert row[header.index("Competition link")] == "https://www.kaggle.com/competitions/titanic"
-    assert [sheet.cell(2, col).protection.locked for col in range(1, 7)] == [True, True, False, False, True, True]
+    assert [locked(sheet, 2, col) for col in range(1, 7)] == [True, True, False, False, True, True]
     text = " ".join(value for row in book["Instructions"].iter_rows(values_only=True) for value in row if value)
     quoted = {part.split("'")[0] for part in text.split(" '")[1:]}
     named = {name for name in quoted if name and name != "rubric"}

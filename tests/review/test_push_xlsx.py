@@ -11,7 +11,7 @@ from curation.review.items import second_annotator_items, review_items
 from curation.review.layout import QUESTION, VERDICT_CHOICES
 from curation.review.push import push
 
-from tests.review.seeding import fill, seed_translation
+from tests.review.seeding import fill, locked, seed_translation
 
 
 def _workbook(report, annotator: str) -> Path:
@@ -48,7 +48,9 @@ def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_setti
     assert "E2" in str(validation.sqref)
     # locked: id, translation, original; editable: answer, own version, comment; the sheet is protected
     assert sheet.protection.sheet
-    assert [sheet.cell(2, col).protection.locked for col in range(1, 9)] == [True, True, True, True, False, False, False, True]
+    assert [locked(sheet, 2, col) for col in range(1, 9)] == [True, True, True, True, False, False, False, True]
+    # below the pushed rows too (pasted rows): the columns' own styles leave answer, version and comment open
+    assert [locked(sheet, 200, col) for col in range(1, 9)] == [True, True, True, True, False, False, False, True]
     assert sheet.cell(2, 2).alignment.wrap_text
     assert sheet.row_dimensions[2].height >= 30  # tall enough for the two wrapped lines of the translation
 
