@@ -11,8 +11,7 @@ entered is lost.
 from __future__ import annotations
 
 from curation.records import PushedRow
-from curation.review.sheet import SheetRow, normal_text
-from curation.review.xlsx_backend import safe_text
+from curation.review.sheet import SheetRow, normal_text, safe_text
 
 
 def prefilled(sent: PushedRow) -> str:

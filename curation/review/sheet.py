@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -69,6 +70,16 @@ class SheetBackend(Protocol):
     def stamp(self, ref: str) -> str | None:
         """A cheap fingerprint of the sheet's whole content as it is now (equal stamps: the same content), or None
         when the sheet does not exist or the backend has none. Push reads no sheet whose stamp it recorded."""
+
+
+# What an .xlsx cell cannot hold (the XML 1.0 control characters other than tab, newline and carriage return); the
+# same characters openpyxl refuses, so text compares the same before and after a workbook round trip.
+_NOT_IN_A_CELL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def safe_text(text: str) -> str:
+    """Text an xlsx cell can hold: control characters other than tab and newline are dropped."""
+    return _NOT_IN_A_CELL.sub("", text)
 
 
 def normal_text(value: object) -> str:

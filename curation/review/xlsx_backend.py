@@ -7,6 +7,7 @@ unlocked), wrapped text. Every value is written as a string cell with a quote pr
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -15,13 +16,8 @@ import tempfile
 import zipfile
 from copy import copy
 from pathlib import Path
-
-import openpyxl
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Alignment, Font, PatternFill, Protection
-from openpyxl.utils.exceptions import InvalidFileException
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.worksheet import Worksheet
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from curation.languages import parse_language
 from curation.review.layout import (
@@ -37,18 +33,27 @@ from curation.review.layout import (
 )
 from curation.project_paths import resolved_path, stored_path
 from curation.review.headers import read_tab
-from curation.review.sheet import ReviewError, RowWrite, SheetContent, Target, parse_meta
+from curation.review.sheet import ReviewError, RowWrite, SheetContent, Target, parse_meta, safe_text
 
-LOCKED_FILL = PatternFill("solid", fgColor="EDEDED")
-HEADER_FONT = Font(bold=True)
-WRAPPED = Alignment(wrap_text=True, vertical="top")
+if TYPE_CHECKING:
+    import openpyxl
+    from openpyxl.worksheet.worksheet import Worksheet
+
+__all__ = ["XlsxBackend", "safe_text"]
+
 # The dropdown reaches this far below the last pushed row, so pasted rows still get it.
 SPARE_ROWS = 50
 
 
-def safe_text(text: str) -> str:
-    """Text an xlsx cell can hold: control characters other than tab and newline are dropped."""
-    return ILLEGAL_CHARACTERS_RE.sub("", text)
+# openpyxl is imported where a workbook is opened or made, not with this module: importing it (and the numpy it
+# loads) takes ~0.6 s, more than a whole push that can prove no workbook gets anything.
+@functools.cache
+def _styles() -> SimpleNamespace:
+    from openpyxl.styles import Alignment, Font, PatternFill, Protection
+
+    return SimpleNamespace(locked_fill=PatternFill("solid", fgColor="EDEDED"), header_font=Font(bold=True),
+                           wrapped=Alignment(wrap_text=True, vertical="top"),
+                           locked=Protection(locked=True), unlocked=Protection(locked=False))
 
 
 def _slug(name: str) -> str:
@@ -89,6 +94,9 @@ class XlsxBackend:
             return None
 
     def read(self, ref: str) -> SheetContent | None:
+        import openpyxl
+        from openpyxl.utils.exceptions import InvalidFileException
+
         path = resolved_path(ref, self.root)
         if not path.exists():
             return None
@@ -126,7 +134,7 @@ class XlsxBackend:
                     _put_text(sheet.cell(write.row, index + 1), write.values[column.key], column.editable)
                 if column.key in LATER_COLUMNS and sheet.cell(1, index + 1).value in (None, ""):
                     # a tab pushed before this column existed: its rows now fill it, so it gets its header
-                    _put_text(sheet.cell(1, index + 1), column.header, False).font = HEADER_FONT
+                    _put_text(sheet.cell(1, index + 1), column.header, False).font = _styles().header_font
                     sheet.column_dimensions[column_letter(index)].width = column.width
         written: dict[str, dict[int, set[str]]] = {}
         for write in writes:
@@ -148,6 +156,8 @@ class XlsxBackend:
         return stamp
 
     def _open(self, ref: str, path: Path) -> openpyxl.Workbook:
+        import openpyxl
+
         data = path.read_bytes()
         last, self._last_read = self._last_read, None
         if last is not None and last[0] == ref and last[1] == _digest(data):
@@ -155,12 +165,14 @@ class XlsxBackend:
         return openpyxl.load_workbook(io.BytesIO(data))
 
     def _new_book(self, target: Target) -> openpyxl.Workbook:
+        import openpyxl
+
         book = openpyxl.Workbook()
         sheet = book.active
         sheet.title = INSTRUCTIONS_TAB
         language = parse_language(target.language).english
         for number, (label, text) in enumerate(instructions(language, target.annotator, target.language, target.rubric, "xlsx"), 1):
-            _put_text(sheet.cell(number, 1), label, False).font = HEADER_FONT
+            _put_text(sheet.cell(number, 1), label, False).font = _styles().header_font
             _put_text(sheet.cell(number, 2), text, False)
         sheet.column_dimensions["A"].width = 18
         sheet.column_dimensions["B"].width = 110
@@ -172,7 +184,7 @@ class XlsxBackend:
     def _add_tab(self, book: openpyxl.Workbook, tab: str) -> Worksheet:
         sheet = book.create_sheet(tab)
         for index, column in enumerate(columns_for(tab)):
-            _put_text(sheet.cell(1, index + 1), column.header, False).font = HEADER_FONT
+            _put_text(sheet.cell(1, index + 1), column.header, False).font = _styles().header_font
             sheet.column_dimensions[column_letter(index)].width = column.width
         sheet.freeze_panes = "B2"
         return sheet
@@ -180,14 +192,17 @@ class XlsxBackend:
     def _format(self, sheet: Worksheet, rows: dict[int, set[str]]) -> None:
         """Style the rows written now (`rows`: row -> the column keys written), give every column the style its empty
         cells show, and set the dropdown and the protection. Rows written by earlier pushes keep their styles."""
+        from openpyxl.worksheet.datavalidation import DataValidation
+
+        styles = _styles()
         columns = columns_for(sheet.title)
         # An empty cell shows its column's style: editable columns unlocked, so an annotator can type (or paste rows)
         # below the pushed rows, which therefore need no cells of their own (styled spare rows were ~70% of the cells
         # a first push saved, and saving cells is most of a push's time).
         for index, column in enumerate(columns):
             dimension = sheet.column_dimensions[column_letter(index)]
-            dimension.alignment = WRAPPED
-            dimension.protection = Protection(locked=not column.editable)
+            dimension.alignment = styles.wrapped
+            dimension.protection = styles.unlocked if column.editable else styles.locked
         # Styling a cell through openpyxl's attributes costs ~0.1 ms (new style objects, hashed into the workbook's
         # tables): seconds for a push of all languages. A cell's style is an array of table indexes, so each
         # (style before, locked) is styled once and its array copied onto the cells that share it.
@@ -201,10 +216,10 @@ class XlsxBackend:
                 if key in styled:
                     cell._style = copy(styled[key])
                     continue
-                cell.alignment = WRAPPED
-                cell.protection = Protection(locked=not column.editable)
+                cell.alignment = styles.wrapped
+                cell.protection = styles.unlocked if column.editable else styles.locked
                 if not column.editable:
-                    cell.fill = LOCKED_FILL
+                    cell.fill = styles.locked_fill
                 styled[key] = copy(cell._style)
             sheet.row_dimensions[row].height = _row_height(sheet, row, columns)
         # The last row with an item id; max_row counts formatted empty rows too, and the dropdown must not grow with
