@@ -98,6 +98,7 @@ class XlsxBackend:
         from openpyxl.utils.exceptions import InvalidFileException
 
         path = resolved_path(ref, self.root)
+        self._last_read = None
         if not path.exists():
             return None
         try:
@@ -123,10 +124,12 @@ class XlsxBackend:
         self._last_read = (ref, content.stamp, book)
         return content
 
-    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> str:
-        """Write the rows; returns the stamp of the workbook saved."""
+    def write(self, target: Target, ref: str, writes: list[RowWrite]) -> str | None:
+        """Write the rows; returns the stamp of the workbook saved, or None when it was not written over exactly what
+        was read (not read first, or deleted since): then the next push reads it again rather than trust the stamp.
+        A workbook whose bytes changed since it was read is not written at all (ReviewError)."""
         path = resolved_path(ref, self.root)
-        book = self._open(ref, path) if path.exists() else self._new_book(target)
+        book, as_read = self._open(target, ref, path)
         for write in writes:
             sheet = book[write.tab] if write.tab in book.sheetnames else self._add_tab(book, write.tab)
             for index, column in enumerate(columns_for(write.tab)):
@@ -153,16 +156,25 @@ class XlsxBackend:
         finally:
             if os.path.exists(temporary):
                 os.unlink(temporary)
-        return stamp
+        return stamp if as_read else None
 
-    def _open(self, ref: str, path: Path) -> openpyxl.Workbook:
+    def _open(self, target: Target, ref: str, path: Path) -> tuple[openpyxl.Workbook, bool]:
+        """The workbook to write to (a new one when there is none), and whether it is exactly what was last read of it
+        (then its parse is reused)."""
         import openpyxl
 
-        data = path.read_bytes()
         last, self._last_read = self._last_read, None
-        if last is not None and last[0] == ref and last[1] == _digest(data):
-            return last[2]
-        return openpyxl.load_workbook(io.BytesIO(data))
+        read_it = last is not None and last[0] == ref
+        if not path.exists():
+            return self._new_book(target), not read_it  # a workbook deleted since it was read is not as read
+        data = path.read_bytes()
+        if read_it and last[1] != _digest(data):
+            # Rows go by position: placed from the older picture, they could land on rows the annotator just filled.
+            raise ReviewError(f"{path}: changed while push was writing to it (saved in Excel or LibreOffice just now?); "
+                              "nothing was written to it: save and close it there, then push again")
+        if read_it:
+            return last[2], True
+        return openpyxl.load_workbook(io.BytesIO(data)), False
 
     def _new_book(self, target: Target) -> openpyxl.Workbook:
         import openpyxl

@@ -17,7 +17,8 @@ import pytest
 
 from curation.review.backends import backend_for
 from curation.review.push import push
-from curation.review.sheet import Target, safe_text
+from curation.review.sheet import ReviewError, Target, safe_text
+from curation.review.xlsx_backend import XlsxBackend
 
 from tests.review.seeding import fill, seed_competition, seed_translation
 from tests.review.test_sheets_backend import AIGERIM, DANA, api, backend_on, sheets_settings  # noqa: F401 (fixtures)
@@ -116,6 +117,45 @@ def test_a_returned_workbook_copied_over_is_read(seeded, review_settings, parsed
     assert (sheet.added, sheet.kept_filled, sheet.updated) == (1, 1, 0)
     rows = _rows(path, "domain")
     assert rows["titanic/domain/kk"][4] == "YES and YES" and rows["titanic/domain/kk #2"][1] == "деректер туралы ғылым"
+
+
+class EditedWhileReading(XlsxBackend):
+    """The xlsx backend, with an annotator saving the workbook right after push read it and before push writes."""
+
+    def __init__(self, settings, edit):
+        super().__init__(settings.path("review_sheets"), settings.root)
+        self.edit = edit
+
+    def read(self, ref):
+        content = super().read(ref)
+        if content is not None and self.edit:
+            self.edit(self.root / ref)
+            self.edit = None
+        return content
+
+
+def test_a_workbook_saved_between_read_and_write_is_not_written_over(seeded, review_settings, parsed):
+    def fill_and_delete(path: Path) -> None:
+        fill(path, "description", "titanic/description/kk", verdict="NO and YES", own_version="Менің нұсқам")
+        book = openpyxl.load_workbook(path)
+        book["description"].delete_rows(2)  # spaceship-titanic/description/kk: the rows below move up
+        book.save(path)
+
+    push(seeded, review_settings, "kk", backend_for(review_settings), annotator="aigerim")
+    path = _path(review_settings, "aigerim")
+    seed_translation(seeded, "spaceship-titanic", "description", "kk", "Жаңа аударма", provenance="retranslated",
+                     round=2)
+    with pytest.raises(ReviewError, match=r"changed while push was writing to it .* push again"):
+        push(seeded, review_settings, "kk", EditedWhileReading(review_settings, fill_and_delete), annotator="aigerim")
+    # row 2 is now the annotator's filled titanic row; the update meant for the old row 2 did not land on it
+    assert _rows(path, "description")["titanic/description/kk"][4:6] == ("NO and YES", "Менің нұсқам")
+
+    parsed.clear()
+    [sheet] = push(seeded, review_settings, "kk", backend_for(review_settings), annotator="aigerim").sheets
+    assert (sheet.added, sheet.unchanged) == (1, 5) and parsed  # the deleted row's item comes back with its new text
+    rows = _rows(path, "description")
+    assert rows["titanic/description/kk"][4:6] == ("NO and YES", "Менің нұсқам")
+    assert rows["spaceship-titanic/description/kk #2"][1] == "Жаңа аударма"
 
 
 def test_a_reshaped_tab_is_held_back_not_written_over(seeded, review_settings):
