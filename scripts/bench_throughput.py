@@ -13,8 +13,8 @@ with the passenger counts changed, so no two competitions share a text (translat
 
 Prints the requests the server answered, the wall time of `curate run` (process start to exit), calls ÷ RPM
 (the least time the limit allows), their ratio and the achieved share of the limit; then where the rest went:
-before the first request (start, imports, ingest), after the last answer (review sheets, exit), and the longest
-gaps between requests in between.
+before the first request (start, imports, ingest), after the last answer (the last sheets, exit), the longest
+gaps between requests in between, and when the requests of each kind (describe/score/tag, translate) came.
 """
 
 from __future__ import annotations
@@ -142,12 +142,16 @@ def one_run(args: argparse.Namespace) -> dict:
         for (at, name), (until, _) in zip(headings, headings[1:] + [(ended - started, "")]):
             asked = [t - started for t in arrivals if at <= t - started < until]
             stages.append((name, at, until, len(asked), asked[0] if asked else None, asked[-1] if asked else None))
+        kinds: dict[str, list[float]] = {}  # the requests of each kind: describe, score and tag, or translate
+        for request in server.requests:
+            kind = "translate" if request.user_text.startswith("Translate this") else "describe, score, tag"
+            kinds.setdefault(kind, []).append(request.received_at - started)
         with Store(project / "data" / "curation.sqlite") as store:
             translations = store.translations()
         if args.keep:
             shutil.copytree(project, args.keep, dirs_exist_ok=True)
     gaps = sorted((b - a, a - started) for a, b in zip(arrivals, arrivals[1:]))[-3:][::-1]
-    return {"exit": exit_code, "stages": stages, "unknown": model.unknown, "calls": len(arrivals), "wall": ended - started, "summaries": summaries,
+    return {"exit": exit_code, "stages": stages, "kinds": kinds, "unknown": model.unknown, "calls": len(arrivals), "wall": ended - started, "summaries": summaries,
             "translations": len(translations), "flagged": sum(t.flagged for t in translations),
             "before": arrivals[0] - started if arrivals else 0.0,
             "after": ended - arrivals[-1] if arrivals else 0.0, "gaps": gaps}
@@ -176,6 +180,8 @@ def main() -> None:
         for name, at, until, asked, first, last in run["stages"]:
             print(f"  {name:<12} {at:6.1f}-{until:6.1f} s: {asked:4d} requests"
                   + (f", first at {first:6.1f} s, last at {last:6.1f} s" if asked else ""))
+        for kind, times in run["kinds"].items():
+            print(f"  {kind + ' requests':<28} {len(times):4d}, first at {min(times):6.1f} s, last at {max(times):6.1f} s")
         for line in run["summaries"]:
             print(f"  {line}")
     if len(runs) > 1:

@@ -88,3 +88,19 @@ def adequacy_off(project: Path) -> None:
     text = config.read_text(encoding="utf-8")
     assert "adequacy = true" in text
     config.write_text(text.replace("adequacy = true", "adequacy = false", 1), encoding="utf-8")
+
+
+ALL_LANGUAGES = 'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]'
+
+
+def commands_on(project: Path, llm_server, monkeypatch: pytest.MonkeyPatch, *languages: str) -> Path:
+    """The project translating into `languages` only (English is the source), with every provider on the fake server,
+    for tests that run `curate` commands."""
+    toml = project / "curate.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert ALL_LANGUAGES in text
+    toml.write_text(text.replace(ALL_LANGUAGES, f"languages = {['en', *languages]!r}".replace("'", '"')),
+                    encoding="utf-8")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    return project

@@ -12,6 +12,7 @@ from curation.cli import app
 from curation.records import Description, DomainTag
 from curation.store import Store
 
+from tests.conftest import commands_on
 from tests.stages.test_translate import Translator
 
 # The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
@@ -22,12 +23,7 @@ LINE = re.compile(r"^translate: (\d+)/(\d+) · (\d+\.\d) req/s · ([\d.]+k?) tok
 
 
 def test_a_piped_translate_prints_periodic_lines_for_all_languages_together(project, settings, llm_server, monkeypatch):
-    toml = project / "curate.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace(
-        'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
-        'languages = ["en", "kk", "be"]'), encoding="utf-8")
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    commands_on(project, llm_server, monkeypatch, "kk", "be")
     assert CliRunner().invoke(app, ["ingest"]).exit_code == 0
     with Store(settings.path("store")) as store:
         for competition in store.competitions():

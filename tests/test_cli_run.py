@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.store import Store
+from tests.conftest import commands_on
 from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_translate import Translator
 
@@ -32,14 +33,8 @@ class Model:
 @pytest.fixture
 def kazakh_project(project, llm_server, monkeypatch):
     """The sample project translating into Kazakh only, with every provider on the fake server."""
-    toml = project / "curate.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace(
-        'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]',
-        'languages = ["en", "kk"]'), encoding="utf-8")
     llm_server.respond_with(Model())
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
-    return project
+    return commands_on(project, llm_server, monkeypatch, "kk")
 
 
 def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project, llm_server) -> None:

@@ -59,7 +59,6 @@ def describe(
 ) -> None:
     """Reverse-infer task descriptions from the top notebooks: generate, grade A-D, refine until C/D."""
     from curation.stages.describe import ROLES, DescribeStage
-    from curation.stages.describe_report import describe_figures
     from curation.stages.redo import describe_redo
 
     settings = settings_from(config, batch, batch_fallback)
@@ -73,18 +72,7 @@ def describe(
         try:
             run()
         finally:
-            if stage.pinned:
-                say(f"kept {plural(len(stage.pinned), 'description')} reviewed under an older prompt or model: the "
-                    "rubric annotators approved them; `curate describe --redo-reviewed` describes them again and "
-                    "sends them back to review")
-            for problem in store.problems("describe"):
-                complain(f"needs a person: {problem.line()}")
-            for described in store.descriptions():
-                if described.needs_human and (competition is None or described.competition == competition):
-                    complain(f"needs a person: {described.competition}: " + "; ".join(described.reasons))
-            figures = describe_figures(store, settings.describe.good_grades)
-            if figures.machine or figures.person_written:
-                say(figures.line())
+            describe_report(store, settings, stage, competition)
 
 
 @app.command()
@@ -110,12 +98,7 @@ def tag(
         try:
             run()
         finally:
-            if stage.waiting:
-                complain(f"waiting for a description (run `curate describe`): {', '.join(stage.waiting)}")
-            for domain in store.domains():
-                if domain.is_new and (competition is None or domain.competition == competition):
-                    complain(f"new domain for {domain.competition}: {domain.domain!r}; add it to [tag] vocabulary "
-                             "in curate.toml to accept it")
+            tag_report(store, stage, competition)
 
 
 @app.command()
@@ -179,30 +162,64 @@ def translate(
             raise cannot_run(error, settings, tuple(settings.roles_in_use(("translate",)))) from None
         except KeyboardInterrupt:
             raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
-        print_summaries([summary for _, summary in runs], verbose, "`-v` lists every item")
-        complete = all(summary.complete for _, summary in runs)
-        flagged: dict[str, list[str]] = {}
-        for stage, _ in runs:
-            texts = store.translations(language=stage.language, competition=competition)
-            if ids := [f"{t.competition}/{t.field}" for t in texts if t.flagged]:
-                flagged[stage.language] = ids
-        if len(flagged) == 1 or verbose:
-            for code, ids in flagged.items():
-                complain(f"{code}: {plural(len(ids), 'text')} flagged for the annotator (checks still failing): "
-                         + (", ".join(ids) if verbose else named(ids)))
-        elif flagged:
-            # Several languages: one line with a count per language and a few ids of the one with the most.
-            worst = max(flagged, key=lambda code: len(flagged[code]))
-            complain(f"{plural(sum(map(len, flagged.values())), 'text')} flagged for the annotator (checks still "
-                     f"failing): {', '.join(f'{code} {len(ids)}' for code, ids in flagged.items())}; e.g. "
-                     f"{', '.join(f'{key}/{worst}' for key in flagged[worst][:2])}; which ones: `-v`, or "
-                     f"`curate status --detail --lang {worst}`")
-        for line in runs[0][0].waiting if runs else []:
-            complain(f"waiting: {line}")
-        kept = {stage.language: len(stage.pinned) for stage, _ in runs if stage.pinned}
-        if kept:
-            say(f"kept {plural(sum(kept.values()), 'text')} reviewed under an older prompt or model ("
-                + ", ".join(f"{code} {count}" for code, count in kept.items()) + "): a person approved or wrote them; "
-                "`curate translate --redo-reviewed` translates them again and sends them back to review")
+        complete = translate_report(store, runs, verbose, competition)
     if not complete:
         raise typer.Exit(1)
+
+
+def describe_report(store, settings, stage, competition: str | None = None) -> None:
+    """After a describe run: descriptions kept though stale, what needs a person, and the rubric figures."""
+    from curation.stages.describe_report import describe_figures
+
+    if stage.pinned:
+        say(f"kept {plural(len(stage.pinned), 'description')} reviewed under an older prompt or model: the "
+            "rubric annotators approved them; `curate describe --redo-reviewed` describes them again and "
+            "sends them back to review")
+    for problem in store.problems("describe"):
+        complain(f"needs a person: {problem.line()}")
+    for described in store.descriptions():
+        if described.needs_human and (competition is None or described.competition == competition):
+            complain(f"needs a person: {described.competition}: " + "; ".join(described.reasons))
+    figures = describe_figures(store, settings.describe.good_grades)
+    if figures.machine or figures.person_written:
+        say(figures.line())
+
+
+def tag_report(store, stage, competition: str | None = None) -> None:
+    """After a tag run: competitions still without a description, and domains outside the vocabulary."""
+    if stage.waiting:
+        complain(f"waiting for a description (run `curate describe`): {', '.join(stage.waiting)}")
+    for domain in store.domains():
+        if domain.is_new and (competition is None or domain.competition == competition):
+            complain(f"new domain for {domain.competition}: {domain.domain!r}; add it to [tag] vocabulary "
+                     "in curate.toml to accept it")
+
+
+def translate_report(store, runs, verbose: bool, competition: str | None = None) -> bool:
+    """After a translate run of one or more languages: each language's summary, flagged texts, what waits and what
+    was kept; whether every language's run was complete."""
+    print_summaries([summary for _, summary in runs], verbose, "`-v` lists every item")
+    flagged: dict[str, list[str]] = {}
+    for stage, _ in runs:
+        texts = store.translations(language=stage.language, competition=competition)
+        if ids := [f"{t.competition}/{t.field}" for t in texts if t.flagged]:
+            flagged[stage.language] = ids
+    if len(flagged) == 1 or verbose:
+        for code, ids in flagged.items():
+            complain(f"{code}: {plural(len(ids), 'text')} flagged for the annotator (checks still failing): "
+                     + (", ".join(ids) if verbose else named(ids)))
+    elif flagged:
+        # Several languages: one line with a count per language and a few ids of the one with the most.
+        worst = max(flagged, key=lambda code: len(flagged[code]))
+        complain(f"{plural(sum(map(len, flagged.values())), 'text')} flagged for the annotator (checks still "
+                 f"failing): {', '.join(f'{code} {len(ids)}' for code, ids in flagged.items())}; e.g. "
+                 f"{', '.join(f'{key}/{worst}' for key in flagged[worst][:2])}; which ones: `-v`, or "
+                 f"`curate status --detail --lang {worst}`")
+    for line in runs[0][0].waiting if runs else []:
+        complain(f"waiting: {line}")
+    kept = {stage.language: len(stage.pinned) for stage, _ in runs if stage.pinned}
+    if kept:
+        say(f"kept {plural(sum(kept.values()), 'text')} reviewed under an older prompt or model ("
+            + ", ".join(f"{code} {count}" for code, count in kept.items()) + "): a person approved or wrote them; "
+            "`curate translate --redo-reviewed` translates them again and sends them back to review")
+    return all(summary.complete for _, summary in runs)

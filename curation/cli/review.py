@@ -25,7 +25,7 @@ from curation.cli.base import (
 from curation.excerpt import plural
 
 if TYPE_CHECKING:  # push imports openpyxl, which `curate --help` and commands without sheets need not load
-    from curation.review.push import SheetPush
+    from curation.review.push import PushReport, SheetPush
 
 
 review_app = typer.Typer(no_args_is_help=True, help="Review sheets for native-speaker annotators: push, pull, import.")
@@ -48,8 +48,6 @@ def review_push(
     settings = settings_from(config)
     if backend not in (None, "xlsx", "sheets"):
         raise fail(f"unknown backend {backend!r}; use xlsx or sheets")
-    failed = 0
-    notes: list[tuple[str, str]] = []
     with open_store(settings) as store:
         languages = languages_from(lang, settings, include_source=True) if lang is not None else _with_items(store, settings)
         if not languages:
@@ -59,32 +57,42 @@ def review_push(
             sheets = backend_for(settings, backend)
         except ReviewError as error:
             raise fail(str(error)) from None
-        unchanged = []
-        changed: list[tuple[str, SheetPush]] = []
+        pushed: list[tuple[str, PushReport | ReviewError]] = []
         for language in languages:
             try:
-                report = push(store, settings, language, sheets, annotator)
+                pushed.append((language, push(store, settings, language, sheets, annotator)))
             except ReviewError as error:  # one language's problem does not stop the others
-                complain(f"error: {error}")
-                failed += 1
-                continue
-            if not verbose and len(languages) > 1 and report.sheets and not any(
-                    sheet.added or sheet.updated or sheet.restored or sheet.held for sheet in report.sheets):
-                unchanged.append(language)
-            else:
-                changed.extend((language, sheet) for sheet in report.sheets)
-            notes.extend((language, note) for note in report.notes)
-        if verbose or len(changed) <= SHEET_LINES:
-            for language, sheet in changed:
-                say(f"{language} {sheet.line()}")
+                pushed.append((language, error))
+    if not show_pushes(pushed, verbose):
+        raise typer.Exit(1)
+
+
+def show_pushes(pushed: list[tuple[str, PushReport | Exception]], verbose: bool) -> bool:
+    """Print what a push of these languages did (a line per sheet, or one line for many; notes said once);
+    whether every language was pushed."""
+    notes: list[tuple[str, str]] = []
+    unchanged = []
+    changed: list[tuple[str, SheetPush]] = []
+    for language, report in pushed:
+        if isinstance(report, Exception):
+            complain(f"error: {report}")
+            continue
+        if not verbose and len(pushed) > 1 and report.sheets and not any(
+                sheet.added or sheet.updated or sheet.restored or sheet.held for sheet in report.sheets):
+            unchanged.append(language)
         else:
-            say(_pushed_in_sum(changed))
-        if unchanged:
-            say(f"{plural(len(unchanged), 'language')} with nothing new to push: {', '.join(unchanged)}")
+            changed.extend((language, sheet) for sheet in report.sheets)
+        notes.extend((language, note) for note in report.notes)
+    if verbose or len(changed) <= SHEET_LINES:
+        for language, sheet in changed:
+            say(f"{language} {sheet.line()}")
+    else:
+        say(_pushed_in_sum(changed))
+    if unchanged:
+        say(f"{plural(len(unchanged), 'language')} with nothing new to push: {', '.join(unchanged)}")
     for note in said_once(notes):
         complain(note)
-    if failed:
-        raise typer.Exit(1)
+    return not any(isinstance(report, Exception) for _, report in pushed)
 
 
 # Up to this many sheets are listed one per line (each path whole, for copying); more would fill the screen, so
@@ -104,10 +112,14 @@ def _pushed_in_sum(changed: list[tuple[str, SheetPush]]) -> str:
 
 def _with_items(store, settings) -> list[str]:
     """The languages with something to review: targets with translations, and the source when it has descriptions."""
-    translated = {translation.language for translation in store.translations()}
-    source = settings.project.source_language
-    return [code for code in settings.project.languages
-            if code in translated or (code == source and store.descriptions())]
+    return [code for code in settings.project.languages if has_items(store, settings, code)]
+
+
+def has_items(store, settings, language: str) -> bool:
+    """Whether `language` has something to review: descriptions for the source, translations for a target."""
+    if language == settings.project.source_language:
+        return bool(store.descriptions())
+    return bool(store.translations(language=language))
 
 
 @review_app.command("pull")

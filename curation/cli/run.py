@@ -13,6 +13,7 @@ from curation.cli.confirm import YesOption
 from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
 from curation.cli.content import describe, tag, translate
 from curation.cli.ingest import ingest
+from curation.cli.pipeline import run_pipeline
 from curation.cli.review import review_push
 from curation.config import Settings
 
@@ -35,6 +36,26 @@ def _next_steps(settings: Settings, languages: str) -> list[str]:
         "4. `curate run` again: it redoes what merge sent back (retranslations, new descriptions) and pushes it for "
         "the next round; repeat 2-4 until merge reports nothing open.",
         "5. `curate report` for the review statistics, then `curate publish --version 1.0.0 --to dist/ml2b`.",
+    ]
+
+
+def _one_after_another(settings: Settings, lang: str, review_languages: str | None, backend, yes: bool,
+                       max_cost: float | None, batching: dict, config) -> list[tuple[str, Callable[[], None]]]:
+    """The stages one after another, as their own commands run them: with --batch, where each stage's requests go
+    out together as one batch a round (a pipeline would trickle them into many small batches)."""
+    start = _spent(settings)
+
+    def budget() -> float | None:
+        return None if max_cost is None else max(0.0, max_cost - (_spent(settings) - start))
+
+    return [
+        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, yes=yes, max_cost=budget(),
+                                         config=config, **batching)),
+        ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config, **batching)),
+        ("translate", lambda: translate(lang=lang, competition=None, force=False, yes=yes, max_cost=budget(),
+                                           verbose=False, config=config, **batching)),
+        ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, verbose=False,
+                                            config=config)),
     ]
 
 
@@ -72,27 +93,22 @@ def run(
         from curation.checks.off_loop import warm_up
 
         warm_up(targets, settings)  # the translation checks' models load while ingest, describe and tag run
-    start = _spent(settings)
-
-    def budget() -> float | None:
-        return None if max_cost is None else max(0.0, max_cost - (_spent(settings) - start))
-
     review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
-    steps: list[tuple[str, Callable[[], None]]] = [
-        ("ingest", lambda: ingest(source=None, top=None, code=None, config=config)),
-        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, yes=yes, max_cost=budget(),
-                                         config=config, **batching)),
-        ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config, **batching)),
-        ("translate", lambda: translate(lang=lang, competition=None, force=False, yes=yes, max_cost=budget(),
-                                           verbose=False, config=config, **batching)),
-        ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, verbose=False,
-                                            config=config)),
-    ]
+    steps: list[tuple[str, Callable[[], object]]] = [("ingest", lambda: ingest(source=None, top=None, code=None, config=config))]
+    if batch:
+        steps += _one_after_another(settings, lang, review_languages, backend, yes, max_cost, batching, config)
+    else:
+        # One pipeline on one client: a competition is tagged, translated and its sheets written as soon as the
+        # texts it needs are final (curation/cli/pipeline.py).
+        steps.append(("describe · tag · translate · review push", lambda: run_pipeline(
+            settings, targets, None if review_languages is None else languages_from(review_languages, settings,
+                                                                                   include_source=True),
+            backend, yes, max_cost)))
     unfinished = []
     for name, step in steps:
         console.rule(name)
         try:
-            step()
+            unfinished += step() or []
         except typer.Exit as exit_:
             if exit_.exit_code in STOPPING:
                 complain(f"stopped at {name}; fix the above and run `curate run` again (finished work is kept)")

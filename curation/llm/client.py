@@ -25,7 +25,7 @@ from curation.llm.pricing import cost_usd, estimate_input_tokens
 from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
                                 one_line, usable, without_code_fence)
 from curation.llm.schemas import json_schema
-from curation.llm.tally import add_answer, add_cost
+from curation.llm.tally import add_answer, add_cost, logged_stage
 from curation.records import LLMCall
 from curation.store import Store
 
@@ -134,7 +134,7 @@ class LLM(BatchCalls):
         schema_json = json_schema(schema) if schema is not None else None
         request_hash = fingerprint({"provider": name, "model": model, "messages": messages, "params": params.for_hash(),
                                     "schema": schema_json, "prompt": prompt_hash})
-        call = LLMCall(stage=self.stage, role=role, item=item, provider=name, model=model, request_hash=request_hash)
+        call = LLMCall(stage=logged_stage(self.stage), role=role, item=item, provider=name, model=model, request_hash=request_hash)
         return call, params, schema_json
 
     # -- cache ------------------------------------------------------------------------------------

@@ -4,19 +4,30 @@ that uses the provider.
 Both per-minute limits are token buckets: a caller takes its share (the bucket may go into debt) and waits until
 the debt is repaid. Callers pass one at a time in arrival order, which keeps them first-come first-served and costs
 O(1) per request, with no polling loop.
+
+Within that order a request may have a priority (`request_priority`, set by the task that makes it): `curate run`
+lets describe's requests pass before tag's and tag's before translate's, because each answer upstream releases
+work downstream. Without it a describe step would wait behind hundreds of queued translations, and the last
+competitions' chains (describe, score, tag, translate) would run alone at the end while the limit sat idle.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import random
 import time
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import AsyncIterator
 
 from curation.config import ProviderSettings
 
 MAX_BACKOFF_SECONDS = 60.0
+
+# The priority of the requests the current task makes: lower goes first; equal ones keep their arrival order.
+request_priority: ContextVar[tuple[int, ...]] = ContextVar("curation_request_priority", default=())
 
 
 class TokenBucket:
@@ -41,6 +52,46 @@ class TokenBucket:
         self._level = min(self.capacity, self._level + amount)
 
 
+class PriorityGate:
+    """At most `slots` holders at once; waiters are let in by (priority, arrival), not by arrival alone."""
+
+    def __init__(self, slots: int):
+        self._free = slots
+        self._waiting: list[tuple[tuple[int, ...], int, asyncio.Future]] = []
+        self._arrivals = itertools.count()
+
+    @asynccontextmanager
+    async def held(self, priority: tuple[int, ...] = ()) -> AsyncIterator[None]:
+        await self._acquire(priority)
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _acquire(self, priority: tuple[int, ...]) -> None:
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._arrivals), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # the slot was handed over just as the waiter was cancelled: pass it on
+            else:
+                turn.cancel()  # stays in the heap, skipped by _release
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)  # the slot goes straight to the next waiter
+                return
+        self._free += 1
+
+
 class ProviderLimits:
     """The limits of one provider. Use `async with limits.slot(tokens):` around one HTTP request."""
 
@@ -51,10 +102,10 @@ class ProviderLimits:
         # that burst plus refill still fit in any one minute.
         burst = settings.tokens_per_minute / 20.0
         self.tokens = TokenBucket((settings.tokens_per_minute - burst) / 60.0, burst)
-        self.concurrent = asyncio.Semaphore(settings.max_concurrent)
+        self.concurrent = PriorityGate(settings.max_concurrent)
         self._paused_until = 0.0
         self._paused_at = float("-inf")  # when the latest pause was declared
-        self._gate = asyncio.Lock()
+        self._gate = PriorityGate(1)
 
     def pause(self, seconds: float, sent_at: float | None = None) -> None:
         """The server said 429 with retry-after: hold every request to this provider that long.
@@ -72,11 +123,13 @@ class ProviderLimits:
     @asynccontextmanager
     async def slot(self, tokens: int) -> AsyncIterator["Reservation"]:
         """Wait for a concurrency slot, a request and `tokens` tokens; yield a handle to correct the tokens later."""
-        async with self.concurrent:
-            # One request at a time through the gate, in arrival order (a big request cannot be starved). Waiting
+        priority = request_priority.get()
+        async with self.concurrent.held(priority):
+            # One request at a time through the gate, in arrival order within a priority (a big request cannot be
+            # starved by small ones). Waiting
             # inside the gate means the next reservation starts from when this request really left: a stalled
             # event loop delays requests but never lets a backlog out in a burst.
-            async with self._gate:
+            async with self._gate.held(priority):
                 while (pause := self._paused_until - time.monotonic()) > 0:
                     await asyncio.sleep(pause)
                 wait = max(self.requests.reserve(1), self.tokens.reserve(tokens))

@@ -18,11 +18,13 @@ from curation.review.statistics import judged_units
 from curation.store import Store
 
 
-def approved_translations(store: Store, language: str) -> set[tuple[str, str]]:
-    """(competition, field) of the current translations into `language` that a person approved or fixed."""
+def approved_translations(store: Store, language: str, translations: list[Translation] | None = None,
+                          ) -> set[tuple[str, str]]:
+    """(competition, field) of the current translations into `language` that a person approved or fixed;
+    `translations`: those current translations, when the caller has read them already."""
     units = judged_units(store.verdicts(language))
     approved = set()
-    for translation in store.translations(language=language):
+    for translation in store.translations(language=language) if translations is None else translations:
         key = (translation.competition, translation.field)
         if decide(units.get((item_id(*key, language), _hash(translation)), [])).kind in ("keep", "fix"):
             approved.add(key)

@@ -34,8 +34,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import duckdb
 from pydantic import ValidationError
 
 from curation.config import IngestSettings
@@ -43,6 +43,9 @@ from curation.excerpt import plural
 from curation.records import Competition, IngestedCompetition, Notebook, Problem
 from curation.sources import RejectedCompetition, SourceError, SourceItem, shown_path
 from curation.sources.notebooks import NotebookError, extract
+
+if TYPE_CHECKING:  # imported where a dump is read: every `curate ingest` would otherwise pay its 0.2 s import
+    import duckdb
 
 REQUIRED_COLUMNS = {
     "Competitions.csv": ("Id", "Slug", "Title", "HostSegmentTitle", "EnabledDate", "EvaluationAlgorithmAbbreviation",
@@ -231,6 +234,8 @@ class MetaKaggleDump:
                    medal, votes, score
             FROM ranked WHERE position <= {keep} ORDER BY slug, position
         """
+        import duckdb
+
         with duckdb.connect(config={"memory_limit": "1GB", "preserve_insertion_order": False}) as db:
             rows = db.execute(sql, params).fetchall()
             selected = {row[0] for row in rows}
@@ -263,6 +268,8 @@ class MetaKaggleDump:
     # -- iteration ---------------------------------------------------------------------------------------
 
     def __len__(self) -> int:
+        import duckdb
+
         if self._candidates is None:
             try:
                 self._candidates = self._scan()

@@ -7,6 +7,7 @@ fails the item — unless `allow_new_tags` is on, when it is kept as a new domai
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -16,6 +17,7 @@ from curation.fingerprint import fingerprint
 from curation.llm import LLM, LLMCallFailed
 from curation.prompts import Prompt, load_prompt
 from curation.records import Competition, DomainTag
+from curation.stages.runner import looked_at
 from curation.store import Store
 
 STAGE = "tag"
@@ -79,14 +81,13 @@ class TagStage:
             "allow_new": self.settings.tag.allow_new_tags,
         })
 
-    def pending(self, store: Store, settings: Settings) -> list[TagItem]:
-        """Described competitions with no domain, a stale or a failed one; those without a description wait."""
-        self.waiting = []
+    def pending(self, store: Store, settings: Settings, competitions: Collection[str] | None = None) -> list[TagItem]:
+        """Described competitions with no domain, a stale or a failed one; those without a description wait.
+        `competitions`: look again at these only (their earlier waiting entries are replaced)."""
+        self.waiting = [] if competitions is None else [slug for slug in self.waiting if slug not in set(competitions)]
         items = []
-        for competition in store.competitions():
+        for competition in looked_at(store, self.only, competitions):
             slug = competition.competition
-            if self.only and slug != self.only:
-                continue
             described = store.description(slug)
             if described is None:
                 self.waiting.append(slug)

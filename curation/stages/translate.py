@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
@@ -34,7 +35,7 @@ from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
 from curation.review.approval import approved_translations
 from curation.review.progress import reopen_review
-from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, run_stage
+from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, looked_at, run_stage
 from curation.store import Store
 from curation.status import Section, StatusContext, register_section, register_stage
 
@@ -145,6 +146,8 @@ class TranslateStage:
     qe_prompt: Prompt | None = field(init=False)
     name: str = field(init=False)
     _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
+    # (approved (competition, field) pairs, open retranslate requests' feedback) as of the last full pending()
+    _context: tuple[set, dict] | None = field(default=None, init=False, repr=False)
     _planned: list[TranslateItem] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -163,27 +166,42 @@ class TranslateStage:
         return fingerprint({**inputs, "params": params} if params else inputs)
 
     def plan(self, store: Store, settings: Settings) -> list[TranslateItem]:
-        """pending(), kept for this stage's run: the redo confirmation and the run then read the store once (up to a
-        second for 13 languages), and the run does exactly what was confirmed."""
+        """pending(), kept for this stage's run: the run does exactly what the redo confirmation counted, even if
+        another command added work while the curator was reading the question."""
         self._planned = None
         self._planned = self.pending(store, settings)
         return self._planned
 
-    def pending(self, store: Store, settings: Settings) -> list[TranslateItem]:
-        """Fields with no translation, a stale one, or an open retranslate request; missing sources wait."""
-        if self._planned is not None:  # planned for this run (plan): taken once, a later call looks again
+    def pending(self, store: Store, settings: Settings, competitions: Collection[str] | None = None,
+                ) -> list[TranslateItem]:
+        """Fields with no translation, a stale one, or an open retranslate request; missing sources wait.
+
+        `competitions`: look again at these only, with the approvals and retranslate requests read by the last full
+        look (`curate run` asks for a competition's translations once its description and domain are final, and no
+        translation of it is written in between); their earlier waiting and pinned entries are replaced."""
+        if competitions is None and self._planned is not None:  # planned for this run (plan): taken once
             items, self._planned = self._planned, None
             return items
-        self.waiting, self.pinned = [], []
-        approved = approved_translations(store, self.language)
-        requests: dict[tuple[str, str], list[str]] = {}
-        for request in store.open_requests("retranslate", language=self.language):
-            requests.setdefault((request["competition"], request["field"]), []).append(request["feedback"])
+        if competitions is None or self._context is None:
+            everything = store.translations(language=self.language)
+            requests: dict[tuple[str, str], list[str]] = {}
+            for request in store.open_requests("retranslate", language=self.language):
+                requests.setdefault((request["competition"], request["field"]), []).append(request["feedback"])
+            self._context = (approved_translations(store, self.language, everything), requests)
+        chosen = looked_at(store, self.only, competitions)
+        if competitions is None:
+            self.waiting, self.pinned = [], []
+            stored = {(t.competition, t.field): t for t in everything}
+        else:
+            wanted = set(competitions)
+            self.waiting = [line for line in self.waiting if line.partition("/")[0] not in wanted]
+            self.pinned = [t for t in self.pinned if t.competition not in wanted]
+            stored = {(t.competition, t.field): t for c in chosen
+                      for t in store.translations(language=self.language, competition=c.competition)}
+        approved, requests = self._context
         items = []
-        for competition in store.competitions():
+        for competition in chosen:
             slug = competition.competition
-            if self.only and slug != self.only:
-                continue
             texts = source_texts(store, competition)
             for name, why in (("description", "run `curate describe`"), ("domain", "run `curate tag`")):
                 if texts[name] is None:
@@ -192,28 +210,28 @@ class TranslateStage:
             names = protected_names(competition)
             for name in expected:
                 source = texts[name]
-                stored = store.translation(slug, name, self.language)
+                previous = stored.get((slug, name))
                 asked = requests.get((slug, name))
                 if asked:
                     feedback = "\n".join(dict.fromkeys(text for text in asked if text)) or None
                 else:
                     # A reviewer's feedback stays part of the input while the English text it was about stays.
-                    same_source = stored is not None and stored.source_hash == text_hash(source)
-                    feedback = stored.feedback if same_source else None
+                    same_source = previous is not None and previous.source_hash == text_hash(source)
+                    feedback = previous.feedback if same_source else None
                 digest = self.input_hash(source, feedback)
-                if stored is not None and stored.input_hash == digest and not asked and not self.force:
+                if previous is not None and previous.input_hash == digest and not asked and not self.force:
                     continue
-                if (stored is not None and not asked and (slug, name) in approved and not self.redo_reviewed
-                        and stored.source_hash == text_hash(source)):
+                if (previous is not None and not asked and (slug, name) in approved and not self.redo_reviewed
+                        and previous.source_hash == text_hash(source)):
                     # A person approved or wrote this text: a new prompt or model does not undo that.
-                    if stored.input_hash != digest:
-                        self.pinned.append(stored)
+                    if previous.input_hash != digest:
+                        self.pinned.append(previous)
                     continue
                 items.append(TranslateItem(
                     competition=slug, field=name, language=self.language, source_text=source,
                     # Domain tags are plain phrases: no names, so one tag is one request across competitions.
                     names=() if name == "domain" else names, input_hash=digest, feedback=feedback,
-                    requested=bool(asked), previous=stored, expected=expected))
+                    requested=bool(asked), previous=previous, expected=expected))
         return items
 
     async def run_one(self, item: TranslateItem, llm: LLM) -> TranslateResult:

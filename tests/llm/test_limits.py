@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from curation.llm import LLM
-from curation.llm.limits import Reservation, TokenBucket
+from curation.llm.limits import PriorityGate, Reservation, TokenBucket, request_priority
 from tests.fakes.llm_server import answer, pointed_at, rate_limited
 
 
@@ -105,3 +105,48 @@ def test_only_a_fresh_429_holds_the_other_requests_back(settings):
 
     limits.pause(30.0, sent_at=time.monotonic())  # sent after: the server is still unhappy, everyone waits
     assert limits._paused_until > paused_until + 20
+
+
+async def test_requests_of_a_higher_priority_pass_the_queued_ones(llm_server, settings, store):
+    # `curate run` queues hundreds of translations at the limiter; a describe or tag request, whose answer releases
+    # more work, must not wait behind them. 12 low-priority requests queue first, then 3 high-priority ones: the
+    # high ones are sent next, in their own arrival order, and no request is lost.
+    limited = pointed_at(settings, llm_server, requests_per_minute=600, max_concurrent=1)
+
+    async def ask(llm, text: str, priority: tuple[int, ...]) -> None:
+        request_priority.set(priority)  # this task's requests only
+        await llm.ask(role="tag", messages=[{"role": "user", "content": text}], item=text)
+
+    async with LLM(limited, store, stage="tag") as llm:
+        low = [asyncio.ensure_future(ask(llm, f"low {n}", (2,))) for n in range(12)]
+        await asyncio.sleep(0.25)  # the low ones are queued (one every 100 ms, one at a time)
+        high = [asyncio.ensure_future(ask(llm, f"high {n}", (0,))) for n in range(3)]
+        await asyncio.gather(*low, *high)
+
+    order = [request.user_text for request in llm_server.requests]
+    assert sorted(order) == sorted([f"low {n}" for n in range(12)] + [f"high {n}" for n in range(3)])
+    first_high = order.index("high 0")
+    assert order[first_high:first_high + 3] == ["high 0", "high 1", "high 2"]
+    assert first_high <= 5  # sent within a request or two of being asked, not after the 12 queued before them
+
+
+async def test_a_waiter_cancelled_at_the_gate_neither_takes_nor_loses_a_slot():
+    gate = PriorityGate(1)
+    admitted: list[str] = []
+
+    async def enter(name: str, priority: tuple[int, ...]) -> None:
+        async with gate.held(priority):
+            admitted.append(name)
+            await asyncio.sleep(0.01)
+
+    async with gate.held(()):
+        cancelled = asyncio.ensure_future(enter("cancelled", (0,)))
+        waiting = [asyncio.ensure_future(enter(name, priority))
+                   for name, priority in (("late", (2,)), ("urgent", (1,)), ("also urgent", (1,)))]
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.sleep(0)
+    await asyncio.gather(*waiting)
+    assert admitted == ["urgent", "also urgent", "late"]
+    await asyncio.wait_for(enter("after", (5,)), 1)  # the one slot is free again, not lost to the cancelled waiter
+    assert admitted[-1] == "after"

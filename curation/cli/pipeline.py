@@ -1,0 +1,143 @@
+"""`curate run`'s describe, tag, translate and review push as one pipeline (curation/stages/pipeline.py) on one
+client: what each stage reports, its confirmations and its exit codes are those of the stage run alone.
+
+Review sheets are written as soon as their texts are final (the rubric sheets once describe has ended, a language's
+sheets once its translations have), in a thread of their own with a store connection of its own, so the run keeps
+sending requests while they are written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+from curation.cli.base import complain, fail, open_store, say
+from curation.cli.confirm import confirm_redo
+from curation.cli.content import describe_report, tag_report, translate_report
+from curation.cli.llm import PIPELINE_ROLES, cannot_run, print_summaries, stage_progress
+from curation.cli.review import has_items, show_pushes
+from curation.config import Settings
+from curation.store import Store, StoreError
+
+
+def run_pipeline(settings: Settings, targets: list[str], push_languages: list[str] | None, backend: str | None,
+                 yes: bool, max_cost: float | None) -> list[str]:
+    """Describe, tag, translate into `targets` and push the review sheets of `push_languages` (None: every
+    language with something to review); returns the names of the stages left unfinished."""
+    from curation.llm import LLM, LLMConfigError
+    from curation.prompts import PromptError
+    from curation.stages.describe import DescribeStage
+    from curation.stages.pipeline import Pipeline, Step
+    from curation.stages.redo import describe_redo, translate_redo
+    from curation.stages.tag import TagStage
+    from curation.stages.translate import TranslateStage
+
+    source = settings.project.source_language
+    with open_store(settings) as store:
+        try:
+            describe = DescribeStage(settings)
+            tag = TagStage(settings)
+            translates = [TranslateStage(settings, code) for code in targets]
+        except PromptError as error:
+            raise fail(str(error)) from None
+        confirm_redo(describe_redo(store, settings, describe), yes)
+        confirm_redo(translate_redo(store, settings, translates), yes)
+        steps = [Step(describe, logged_as="describe"), Step(tag, after=(describe.name,), logged_as="tag"),
+                 *(Step(stage, after=(describe.name, tag.name), logged_as="translate") for stage in translates)]
+        # The rubric sheets once describe has ended, each language's sheets once its translations have.
+        texts_in = {describe.name: source, **{stage.name: stage.language for stage in translates}}
+        sheets = SheetPusher(settings, texts_in, push_languages, backend)
+
+        async def run(progress):
+            async with LLM(settings, store, max_cost=max_cost, stage="run") as llm:
+                progress.watch(llm)
+                return await Pipeline(store, settings, llm, steps, progress=progress, finished=sheets.finished).run()
+
+        try:
+            with sheets, stage_progress("describe · tag · translate") as progress:
+                runs = asyncio.run(run(progress))
+        except (LLMConfigError, PromptError) as error:
+            raise cannot_run(error, settings, PIPELINE_ROLES) from None
+        except StoreError as error:
+            raise fail(str(error)) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
+        summaries = {stage.name: summary for stage, summary in runs}
+        unfinished = []
+        print_summaries([summaries[describe.name]])
+        describe_report(store, settings, describe)
+        if not summaries[describe.name].complete:
+            unfinished.append("describe")
+        print_summaries([summaries[tag.name]])
+        tag_report(store, tag)
+        if not summaries[tag.name].complete:
+            unfinished.append("tag")
+        if translates and not translate_report(store, [(stage, summaries[stage.name]) for stage in translates], False):
+            unfinished.append("translate")
+        if not sheets.report():
+            unfinished.append("review push")
+    return unfinished
+
+
+class SheetPusher:
+    """Pushes each language's review sheets when its stage has ended, one language at a time in a thread of its own
+    (writing workbooks is seconds of CPU the event loop must not wait for)."""
+
+    def __init__(self, settings: Settings, texts_in: dict[str, str], languages: list[str] | None, backend: str | None):
+        self.settings, self.texts_in, self.languages, self.backend_name = settings, texts_in, languages, backend
+        self.pushed: list[tuple[str, object]] = []  # (language, PushReport or the ReviewError it raised)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-push")
+        self._store: Store | None = None
+        self._backend = None
+        self._refused: Exception | None = None
+
+    def __enter__(self) -> SheetPusher:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._thread.shutdown(wait=True)
+        if self._store is not None:
+            self._store.close()
+
+    def finished(self, stage, summary):
+        """The pipeline's hook: the language this stage's texts are in, pushed in the thread (awaitable)."""
+        language = self.texts_in.get(stage.name)
+        if language is None or (self.languages is not None and language not in self.languages):
+            return None
+        return asyncio.get_running_loop().run_in_executor(self._thread, self._push, language)
+
+    def _push(self, language: str) -> None:
+        from curation.review.backends import backend_for
+        from curation.review.push import push
+        from curation.review.sheet import ReviewError
+        from curation.stages.runner import unexpected
+
+        if self._refused is not None:
+            return
+        if self._store is None:  # the thread's own connection: SQLite connections are not shared across threads
+            self._store = Store(self.settings.path("store"), root=self.settings.root)
+        store = self._store
+        if self.languages is None and not has_items(store, self.settings, language):
+            return
+        try:
+            if self._backend is None:
+                self._backend = backend_for(self.settings, self.backend_name)
+            self.pushed.append((language, push(store, self.settings, language, self._backend)))
+        except ReviewError as error:
+            if self._backend is None:  # no backend (e.g. no Google credentials): said once, nothing pushed
+                self._refused = error
+            else:  # one language's problem does not stop the others
+                self.pushed.append((language, error))
+        except Exception as error:  # noqa: BLE001 - nor does an odd one (a file that cannot be written)
+            self.pushed.append((language, RuntimeError(f"{language}: {unexpected(error)}")))
+
+    def report(self) -> bool:
+        """Print what was pushed, as `curate review push` does; whether every language was pushed."""
+        if self._refused is not None:
+            complain(f"error: {self._refused}")
+            return False
+        if not self.pushed:
+            say("nothing to review yet: no descriptions or translations in the store; run `curate run` first")
+            return True
+        order = {code: place for place, code in enumerate(self.settings.project.languages)}
+        return show_pushes(sorted(self.pushed, key=lambda pushed: order.get(pushed[0], len(order))), False)
