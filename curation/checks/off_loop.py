@@ -7,8 +7,8 @@ loop, and a stalled loop sends no request: the rate limiter's slots pass unused.
 machine's other core and never hold the run's GIL; a translate run sends its requests while earlier answers are
 checked. One process: the checks of a run go through it in order, and every model is loaded once.
 
-`warm_up` starts that process and has it load lingua's models of every script and the sentence encoders of the
-languages, so `curate run` can start it before describe and find it ready when translate begins.
+`warm_up` starts that process and has it load lingua's models of the languages' scripts and their sentence
+encoders, so `curate run` can start it before describe and find it ready when translate begins.
 
 If the process dies (killed, out of memory), the check that was waiting runs in a thread of the run's own process
 and the next one starts a new process: a lost worker costs time, never a result.
@@ -97,15 +97,16 @@ async def check_translation_off_loop(source_text: str, translation: str, languag
 
 def warm_up(languages: Iterable[str], settings: Settings) -> None:
     """Start the checks' process loading the models the checks of `languages` use; returns at once."""
+    languages = tuple(languages)
     encoders = sorted({adequacy.encoder_name(code) for code in languages}) if settings.translate.adequacy else []
-    _checks_process().submit(_load, encoders)
+    _checks_process().submit(_load, languages, encoders)
 
 
-def _load(encoders: list[str]) -> None:
-    """In the checks' process: every lingua model, then each sentence encoder with one sentence (USE reads its
-    weights on its first call)."""
+def _load(languages: tuple[str, ...], encoders: list[str]) -> None:
+    """In the checks' process: lingua's models of the languages' scripts, then each sentence encoder with one
+    sentence (USE reads its weights on its first call)."""
     try:
-        language_id.preload()
+        language_id.preload(languages)
         for name in encoders:
             adequacy._model(name)(["warm up"])
     except Exception:  # noqa: BLE001 - a model that does not load is reported by the check that needs it
