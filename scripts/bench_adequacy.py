@@ -13,7 +13,9 @@ correct descriptions and data cards and its "added_content" (invented sentences,
 
 Prints catch per language for each class, false alarms on the correct texts, the median time to check one
 text with the encoders loaded (source vectors cached, as in a run: one English text is checked in 12
-languages), and the process's peak resident memory.
+languages; the corrupted variants of a text share most of its sentences, so most of these are cache hits), the
+median time per new translation (each correct text checked with only its English cached: what every answer of a
+run costs), and the process's peak resident memory.
 
     python scripts/bench_adequacy.py              # the table
     python scripts/bench_adequacy.py --misses     # ... and every miss and false alarm
@@ -138,6 +140,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibrate", action="store_true", help="print the figures the thresholds come from")
     parser.add_argument("--misses", action="store_true", help="print every miss and false alarm")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of the new-translation timing (default 3)")
     args = parser.parse_args()
     texts = material()
     if args.calibrate:
@@ -187,7 +190,28 @@ def main() -> None:
           f"over {len(times)} checks (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     for name, spent in sorted(by_encoder.items()):
         print(f"  {name}: median {statistics.median(spent) * 1000:.0f} ms over {len(spent)} checks")
+    fresh = fresh_times([text for text in texts if text.defect is None], args.repeat)
+    print(f"time per new translation (the correct texts, {args.repeat} rounds; only the English vectors cached, as "
+          f"for each answer in a run):")
+    for name, spent in sorted(fresh.items()):
+        print(f"  {name}: median {statistics.median(spent) * 1000:.0f} ms, 90th percentile "
+              f"{statistics.quantiles(spent, n=10)[-1] * 1000:.0f} ms over {len(spent)} checks")
     print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+def fresh_times(texts: list[Text], rounds: int) -> dict[str, list[float]]:
+    """Seconds per check of each text as a run meets it: its English sentences cached (the same English comes
+    back in every language), the translation's sentences and their variants new."""
+    spent: dict[str, list[float]] = defaultdict(list)
+    for _ in range(rounds):
+        for text in texts:
+            name = adequacy.encoder_name(text.language)
+            vectors._cache.clear()
+            vectors(name, [unit.plain for unit in units(text.source)])
+            start = time.perf_counter()
+            check_adequacy(text.source, text.translation, text.language)
+            spent[name].append(time.perf_counter() - start)
+    return spent
 
 
 if __name__ == "__main__":

@@ -117,7 +117,8 @@ class _Vectors:
     def __init__(self) -> None:
         self._cache: OrderedDict[tuple[str, str], object] = OrderedDict()
 
-    def __call__(self, name: str, texts: Sequence[str]):
+    def prefetch(self, name: str, texts: Iterable[str]) -> None:
+        """Encode the texts not cached yet, in one encoder call."""
         import numpy as np
 
         missing = list(dict.fromkeys(text for text in texts if (name, text) not in self._cache))
@@ -126,6 +127,11 @@ class _Vectors:
                 self._cache[(name, text)] = np.asarray(vector, dtype=np.float32)
             while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+    def __call__(self, name: str, texts: Sequence[str]):
+        import numpy as np
+
+        self.prefetch(name, texts)
         rows = []
         for text in texts:
             self._cache.move_to_end((name, text))
@@ -189,26 +195,28 @@ def _align(similarity, cut: float) -> list[tuple[int | None, int | None]]:
     return path[::-1]
 
 
-def _glued_closer(name: str, lone: Unit, partner: Unit, neighbour_side: Sequence[Unit], neighbour: int,
-                  lone_first: bool) -> bool:
-    """Whether `lone` is the other half of a split/merge: gluing it to its neighbour brings the pair closer."""
-    other = neighbour_side[neighbour]
-    glued = f"{lone.plain} {other.plain}" if lone_first else f"{other.plain} {lone.plain}"
-    pair = vectors(name, [other.plain, glued, partner.plain])
-    return float(pair[1] @ pair[2]) - float(pair[0] @ pair[2]) > GLUE_GAIN[name]
-
-
-def _absorbed(name: str, path, index: int, lone_side: Sequence[Unit], other_side: Sequence[Unit],
-              translated: bool) -> bool:
-    """Whether the unpaired unit at path[index] belongs to the pair just before or after it."""
+def _glue_options(path, index: int, lone_side: Sequence[Unit], other_side: Sequence[Unit], translated: bool):
+    """(neighbour, its partner, the unpaired unit glued to the neighbour) for the pair right before and the pair right
+    after the unpaired unit at path[index], in the order they are tried."""
     lone = lone_side[path[index][0] if translated else path[index][1]]
     for step, lone_first in ((-1, False), (1, True)):
         near = index + step
         if 0 <= near < len(path) and path[near][0] is not None and path[near][1] is not None:
             t, s = path[near]
             mine, partner = (t, other_side[s]) if translated else (s, other_side[t])
-            if _glued_closer(name, lone, partner, lone_side, mine, lone_first):
-                return True
+            other = lone_side[mine]
+            glued = f"{lone.plain} {other.plain}" if lone_first else f"{other.plain} {lone.plain}"
+            yield other, partner, glued
+
+
+def _absorbed(name: str, path, index: int, lone_side: Sequence[Unit], other_side: Sequence[Unit],
+              translated: bool) -> bool:
+    """Whether the unpaired unit at path[index] belongs to the pair just before or after it: it is the other half of
+    a split or merge when gluing it to its neighbour brings that pair closer."""
+    for other, partner, glued in _glue_options(path, index, lone_side, other_side, translated):
+        pair = vectors(name, [other.plain, glued, partner.plain])
+        if float(pair[1] @ pair[2]) - float(pair[0] @ pair[2]) > GLUE_GAIN[name]:
+            return True
     return False
 
 
@@ -222,25 +230,40 @@ def _worth_testing(clause: str) -> bool:
     return cjk >= 4 or len(re.findall(r"[^\W\d_]+", clause)) >= 3
 
 
+def _clause_candidates(plain: str) -> tuple[list[str], list[str]]:
+    """The clauses of a sentence worth testing and, for each, the sentence without it (none for a single clause)."""
+    parts = _clauses(plain)
+    if len(parts) < 2:
+        return [], []
+    candidates = [(i, part) for i, part in enumerate(parts) if _worth_testing(part)]
+    return [part for _, part in candidates], [" ".join(parts[:i] + parts[i + 1:]) for i, _ in candidates]
+
+
 def _invented_clause(name: str, translated: Unit, source_vector, paired: float, source_matrix,
                      cut: float) -> tuple[str, float] | None:
     """The clause of a paired sentence whose removal brings it closest to its English sentence, when that gain
     is one an invented clause makes and the clause says nothing any English sentence says (a merged sentence's
     second half matches its own English sentence)."""
-    parts = _clauses(translated.plain)
-    if len(parts) < 2:
-        return None
-    candidates = [(i, part) for i, part in enumerate(parts) if _worth_testing(part)]
+    candidates, rests = _clause_candidates(translated.plain)
     if not candidates:
         return None
-    rests = [" ".join(parts[:i] + parts[i + 1:]) for i, _ in candidates]
     gains = vectors(name, rests) @ source_vector - paired
     best = int(gains.argmax())
     if gains[best] > CLAUSE_GAIN[name]:
-        clause = candidates[best][1]
+        clause = candidates[best]
         if float((vectors(name, [clause]) @ source_matrix.T).max()) < max(cut, CLAUSE_MATCH[name]):
             return clause, float(gains[best])
     return None
+
+
+def _first_glues(path, translated_units: Sequence[Unit], source_units: Sequence[Unit]):
+    """Each unpaired unit glued to its first neighbour pair: what the glue test embeds whatever it finds."""
+    for index, (t, s) in enumerate(path):
+        if t is None or s is None:
+            sides = (translated_units, source_units) if s is None else (source_units, translated_units)
+            for _, _, glued in _glue_options(path, index, *sides, translated=s is None):
+                yield glued
+                break
 
 
 def _quote(text: str, limit: int = 60) -> str:
@@ -256,15 +279,23 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     if not source_units or not translated_units:
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")
     name = encoder_name(language)
+    plain = [unit.plain for unit in translated_units] + [unit.plain for unit in source_units]
+    # Each encoder call has a cost of its own (USE: about 1 ms, as much as a sentence), so the texts the tests below
+    # embed anyway go in as few calls as the alignment allows: the units with every translated sentence's
+    # clause-dropped variants (the clause test embeds them for each paired sentence; an unpaired one wastes its
+    # few), then, when a unit is unpaired, its glue with the neighbour pair. A text gets the same vector in any batch
+    # (USE: give or take rounding in the seventh decimal).
     try:
-        matrix_t = vectors(name, [unit.plain for unit in translated_units])
-        matrix_s = vectors(name, [unit.plain for unit in source_units])
+        vectors.prefetch(name, plain + [rest for unit in translated_units for rest in _clause_candidates(unit.plain)[1]])
+        both = vectors(name, plain)
     except EncoderUnavailable as error:
         _warn_once(str(error))
         return CheckResult(name=NAME, passed=True, detail=f"not run: {error}")
+    matrix_t, matrix_s = both[:len(translated_units)], both[len(translated_units):]
     similarity = matrix_t @ matrix_s.T
     cut = threshold(language)
     path = _align(similarity, cut)
+    vectors.prefetch(name, _first_glues(path, translated_units, source_units))
     problems = []
     for index, (t, s) in enumerate(path):
         if s is None and not _absorbed(name, path, index, translated_units, source_units, translated=True):
