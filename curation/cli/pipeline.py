@@ -21,9 +21,10 @@ from curation.store import Store, StoreError
 
 
 def run_pipeline(settings: Settings, targets: list[str], push_languages: list[str] | None, backend: str | None,
-                 yes: bool, max_cost: float | None) -> list[str]:
+                 yes: bool, redo_reviewed: bool, max_cost: float | None) -> list[str]:
     """Describe, tag, translate into `targets` and push the review sheets of `push_languages` (None: every
-    language with something to review); returns the names of the stages left unfinished."""
+    language with something to review); `redo_reviewed` as on describe and translate. Returns the names of the
+    stages left unfinished."""
     from curation.llm import LLM, LLMConfigError
     from curation.prompts import PromptError
     from curation.stages.describe import DescribeStage
@@ -35,9 +36,9 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
     source = settings.project.source_language
     with open_store(settings) as store:
         try:
-            describe = DescribeStage(settings)
+            describe = DescribeStage(settings, redo_reviewed=redo_reviewed)
             tag = TagStage(settings)
-            translates = [TranslateStage(settings, code) for code in targets]
+            translates = [TranslateStage(settings, code, redo_reviewed=redo_reviewed) for code in targets]
         except PromptError as error:
             raise fail(str(error)) from None
         confirm_redo(describe_redo(store, settings, describe), yes)

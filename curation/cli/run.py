@@ -40,7 +40,8 @@ def _next_steps(settings: Settings, languages: str) -> list[str]:
 
 
 def _one_after_another(settings: Settings, lang: str, review_languages: str | None, backend, yes: bool,
-                       max_cost: float | None, batching: dict, config) -> list[tuple[str, Callable[[], None]]]:
+                       redo_reviewed: bool, max_cost: float | None, batching: dict,
+                       config) -> list[tuple[str, Callable[[], None]]]:
     """The stages one after another, as their own commands run them: with --batch, where each stage's requests go
     out together as one batch a round (a pipeline would trickle them into many small batches)."""
     start = _spent(settings)
@@ -49,11 +50,11 @@ def _one_after_another(settings: Settings, lang: str, review_languages: str | No
         return None if max_cost is None else max(0.0, max_cost - (_spent(settings) - start))
 
     return [
-        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, yes=yes, max_cost=budget(),
-                                         config=config, **batching)),
+        ("describe", lambda: describe(competition=None, max_rounds=None, force=False, redo_reviewed=redo_reviewed,
+                                         yes=yes, max_cost=budget(), config=config, **batching)),
         ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config, **batching)),
-        ("translate", lambda: translate(lang=lang, competition=None, force=False, yes=yes, max_cost=budget(),
-                                           verbose=False, config=config, **batching)),
+        ("translate", lambda: translate(lang=lang, competition=None, force=False, redo_reviewed=redo_reviewed, yes=yes,
+                                           max_cost=budget(), verbose=False, config=config, **batching)),
         ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, verbose=False,
                                             config=config)),
     ]
@@ -64,6 +65,9 @@ def run(
     lang: Annotated[str, typer.Option("--lang", help="Languages to translate and push: 'all' or ISO codes.")] = "all",
     backend: BackendOption = None,
     yes: YesOption = False,
+    redo_reviewed: Annotated[bool, typer.Option(
+        "--redo-reviewed", help="Also describe and translate again texts a person approved or wrote under an older "
+                                "prompt or model (the old versions stay in the history; the new ones go to review).")] = False,
     batch: BatchOption = False,
     batch_fallback: BatchFallbackOption = None,
     max_cost: MaxCostOption = None,
@@ -71,10 +75,12 @@ def run(
     as_json: DryRunJsonOption = False,
     config: ConfigOption = None,
 ) -> None:
-    """Run ingest → describe → tag → translate → review push, then print what the curator does next.
+    """Run ingest, then describe → tag → translate → review push as one pipeline; then print what comes next.
 
-    A stage whose items partly failed does not stop the later ones (they work on what is ready); a setup
-    error such as a missing key stops the run with what to set. Exits non-zero when anything is left undone.
+    A competition is tagged as soon as it is described and translated as soon as it is tagged; each language's
+    sheets are written once its texts are done (with --batch the stages run one after another). A stage whose items
+    partly failed does not stop the later ones (they work on what is ready); a setup error such as a missing key
+    stops the run with what to set. Exits non-zero when anything is left undone.
     """
     settings = settings_from(config, batch, batch_fallback)  # refuses a bad --batch-fallback before any stage
     batching = {"batch": batch, "batch_fallback": batch_fallback}
@@ -88,7 +94,8 @@ def run(
 
         with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
             ingest(source=None, top=None, code=None, config=config)
-        return show_dry_run(settings, ("describe", "tag", "translate"), targets, as_json=as_json)
+        return show_dry_run(settings, ("describe", "tag", "translate"), targets, redo_reviewed=redo_reviewed,
+                            as_json=as_json)
     if targets:
         from curation.checks.off_loop import warm_up
 
@@ -96,14 +103,15 @@ def run(
     review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
     steps: list[tuple[str, Callable[[], object]]] = [("ingest", lambda: ingest(source=None, top=None, code=None, config=config))]
     if batch:
-        steps += _one_after_another(settings, lang, review_languages, backend, yes, max_cost, batching, config)
+        steps += _one_after_another(settings, lang, review_languages, backend, yes, redo_reviewed, max_cost, batching,
+                                    config)
     else:
         # One pipeline on one client: a competition is tagged, translated and its sheets written as soon as the
         # texts it needs are final (curation/cli/pipeline.py).
         steps.append(("describe · tag · translate · review push", lambda: run_pipeline(
             settings, targets, None if review_languages is None else languages_from(review_languages, settings,
                                                                                    include_source=True),
-            backend, yes, max_cost)))
+            backend, yes, redo_reviewed, max_cost)))
     unfinished = []
     for name, step in steps:
         console.rule(name)

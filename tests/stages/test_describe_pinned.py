@@ -168,3 +168,29 @@ def test_redo_reviewed_keeps_the_old_version_and_its_scores_and_sends_the_new_on
     assert pushed.exit_code == 0 and "1 added" in pushed.output, pushed.output
     # the new English text is translated again (a changed source always is)
     assert "translate:kk: 1 done" in curate("translate", "--lang", "kk").output
+
+
+def test_curate_run_redoes_approved_descriptions_only_when_told(approved, llm_server):
+    writer = TaskWriter(first={TITANIC: "For each Titanic passenger, predict whether they survived."})
+    llm_server.respond_with(Models(writer))
+
+    kept = curate("run", "--lang", "kk", "--yes")
+
+    assert kept.exit_code == 0, kept.output
+    assert "kept 5 descriptions reviewed under an older prompt or model" in kept.output
+    assert {name for role, name in writer.asked if role == "describe"} == {TITANIC}
+    assert "translate:kk: 1 done" in kept.output  # Titanic's new description; the pinned ones' translations stay
+
+    with store_of(approved) as store:
+        old = store.description("spaceship-titanic")
+    writer = TaskWriter(first={"Spaceship Titanic": "For each passenger of the Spaceship Titanic, predict whether "
+                                                    "they were transported to another dimension."})
+    llm_server.respond_with(Models(writer))
+
+    redone = curate("run", "--lang", "kk", "--redo-reviewed", "--yes")
+
+    assert redone.exit_code == 0, redone.output
+    assert "describe: 5 done" in redone.output and "kept" not in redone.output  # the 5 approved ones
+    with store_of(approved) as store:
+        assert store.description_history("spaceship-titanic") == [old]
+    assert "translate:kk: 1 done" in redone.output  # the changed English text, translated in the same run

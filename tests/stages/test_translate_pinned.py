@@ -141,3 +141,4 @@ def test_a_new_wording_opens_review_and_merge_again_in_status(reviewed, llm_serv
     assert after["matrix"]["merge"]["kk"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
     [titanic] = [row for row in after["competitions"] if row["competition"] == "titanic"]
     assert titanic["stages"]["merge:kk"]["detail"].startswith("waiting for review of ")
+
