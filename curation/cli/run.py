@@ -13,6 +13,7 @@ from curation.cli.confirm import YesOption
 from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
 from curation.cli.content import describe, tag, translate
 from curation.cli.ingest import ingest
+from curation.cli.llm import PIPELINE_ROLES
 from curation.cli.pipeline import run_pipeline
 from curation.cli.review import review_push
 from curation.config import Settings
@@ -98,8 +99,12 @@ def run(
                             as_json=as_json)
     if targets:
         from curation.checks.off_loop import warm_up
+        from curation.llm.providers import import_sdks
 
-        warm_up(targets, settings)  # the translation checks' models load while ingest, describe and tag run
+        # The SDKs first (about a second of CPU, slower once the checks' process competes for memory and cores),
+        # then the translation checks' models load in their process while ingest, describe and tag run.
+        import_sdks(settings, PIPELINE_ROLES)
+        warm_up(targets, settings)
     review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
     steps: list[tuple[str, Callable[[], object]]] = [("ingest", lambda: ingest(source=None, top=None, code=None, config=config))]
     if batch:

@@ -35,6 +35,16 @@ class Provider(Protocol):
     async def close(self) -> None: ...
 
 
+def import_sdks(settings: Settings, roles: tuple[str, ...]) -> None:
+    """Import now the SDK adapters `roles` will use (each is imported on first use anyway): `curate run` does it
+    before the checks' process starts loading its models on the other core, which would slow the import down."""
+    kinds = {settings.provider_for(role)[1].kind for role in settings.roles_in_use(roles)}
+    if "anthropic" in kinds:
+        import curation.llm.anthropic_messages  # noqa: F401
+    if kinds - {"anthropic"}:
+        import curation.llm.openai_chat  # noqa: F401
+
+
 def open_provider(name: str, provider: ProviderSettings, settings: Settings) -> Provider:
     """The SDK adapter for a configured provider, or MissingKey naming the variable to set."""
     base_url = settings.base_url(name, provider)
