@@ -118,3 +118,30 @@ def test_a_competition_that_cannot_be_described_still_has_its_data_card_translat
         assert store.description("titanic") is None
         assert {t.field for t in store.translations(competition="titanic")} == {"data_card"}
         assert len(store.translations(language="kk")) == 5 * 3 + 2
+
+
+@pytest.mark.parametrize("options, says", [
+    (["--backend", "csv"], "unknown backend 'csv'; use xlsx or sheets"),
+    (["--lang", "uk"], "uk is not under [project] languages in curate.toml"),
+])
+def test_a_bad_backend_or_language_stops_the_run_before_anything_is_sent(two_languages, llm_server, options, says):
+    llm_server.respond_with(Model())
+
+    result = runner.invoke(app, ["run", *options], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 2 and says in result.output, result.output
+    assert llm_server.count() == 0
+
+
+def test_batch_mode_from_curate_toml_runs_the_stages_one_after_another(two_languages, llm_server):
+    toml = two_languages / "curate.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert "\n[llm]\n" in text
+    toml.write_text(text.replace("\n[llm]\n", '\n[llm]\nmode = "batch"\n', 1), encoding="utf-8")
+    llm_server.respond_with(Model())
+
+    result = runner.invoke(app, ["run", "--yes"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    headings = [line.strip("─ ") for line in result.output.splitlines() if line.startswith("──")]
+    assert headings == ["ingest", "describe", "tag", "translate", "review push", "next"]

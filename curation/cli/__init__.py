@@ -17,7 +17,8 @@ def main() -> None:
     finally:
         # What a command built lives until the process ends, and the interpreter's last collections would walk all
         # of it to free memory the system takes back anyway: half a second after `curate run` (measured). Frozen
-        # objects are skipped by those collections; they are still finalized, and exit hooks still run. Not after
+        # objects are skipped by those collections (objects freed by reference counting are still finalized, those
+        # in reference cycles are not: nothing here needs them at exit), and exit hooks still run. Not after
         # DuckDB was loaded (a Meta Kaggle ingest, synthesize): its bindings list every object left to the end as
         # a leak, on stderr.
         if "duckdb" not in sys.modules:

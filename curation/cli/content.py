@@ -128,14 +128,9 @@ def translate(
     from curation.stages.translate import TranslateStage, translate_languages
 
     settings = settings_from(config, batch, batch_fallback)
-    source = settings.project.source_language
-    languages = languages_from(lang, settings)
-    for code in languages:
-        if code not in settings.project.languages:
-            raise fail(f"{code} is not under [project] languages in curate.toml; add it there to translate into it")
-    if source in languages:
-        complain(f"{source} is the source language: nothing to translate")
-        languages = [code for code in languages if code != source]
+    languages = target_languages(lang, settings)
+    if settings.project.source_language in languages_from(lang, settings):
+        complain(f"{settings.project.source_language} is the source language: nothing to translate")
     if wants_dry_run(dry_run, as_json):
         return show_dry_run(settings, ("translate",), languages, competition=competition, force=force,
                             redo_reviewed=redo_reviewed, as_json=as_json)
@@ -165,6 +160,16 @@ def translate(
         complete = translate_report(store, runs, verbose, competition)
     if not complete:
         raise typer.Exit(1)
+
+
+def target_languages(lang: str, settings) -> list[str]:
+    """The languages a --lang value translates into: each once, the source left out; a code not under [project]
+    languages stops the command (its texts would be paid for but never reviewed, merged or published)."""
+    codes = list(dict.fromkeys(languages_from(lang, settings)))
+    for code in codes:
+        if code not in settings.project.languages:
+            raise fail(f"{code} is not under [project] languages in curate.toml; add it there to translate into it")
+    return [code for code in codes if code != settings.project.source_language]
 
 
 def describe_report(store, settings, stage, competition: str | None = None) -> None:

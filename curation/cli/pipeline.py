@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from curation.cli.base import complain, fail, open_store, say
+from curation.cli.base import fail, open_store, say
 from curation.cli.confirm import confirm_redo
 from curation.cli.content import describe_report, tag_report, translate_report
 from curation.cli.llm import PIPELINE_ROLES, cannot_run, print_summaries, stage_progress
@@ -27,6 +27,8 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
     stages left unfinished."""
     from curation.llm import LLM, LLMConfigError
     from curation.prompts import PromptError
+    from curation.review.backends import backend_for
+    from curation.review.sheet import ReviewError
     from curation.stages.describe import DescribeStage
     from curation.stages.pipeline import Pipeline, Step
     from curation.stages.redo import describe_redo, translate_redo
@@ -45,9 +47,13 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
         confirm_redo(translate_redo(store, settings, translates), yes)
         steps = [Step(describe, logged_as="describe"), Step(tag, after=(describe.name,), logged_as="tag"),
                  *(Step(stage, after=(describe.name, tag.name), logged_as="translate") for stage in translates)]
-        # The rubric sheets once describe has ended, each language's sheets once its translations have.
+        # The rubric sheets once describe has ended, each language's sheets once its translations have; the backend
+        # is built first, so an unknown name or missing credentials stop the run before anything is paid for.
         texts_in = {describe.name: source, **{stage.name: stage.language for stage in translates}}
-        sheets = SheetPusher(settings, texts_in, push_languages, backend)
+        try:
+            sheets = SheetPusher(settings, texts_in, push_languages, backend_for(settings, backend))
+        except ReviewError as error:
+            raise fail(str(error)) from None
 
         async def run(progress):
             async with LLM(settings, store, max_cost=max_cost, stage="run") as llm:
@@ -84,19 +90,17 @@ class SheetPusher:
     """Pushes each language's review sheets when its stage has ended, one language at a time in a thread of its own
     (writing workbooks is seconds of CPU the event loop must not wait for)."""
 
-    def __init__(self, settings: Settings, texts_in: dict[str, str], languages: list[str] | None, backend: str | None):
-        self.settings, self.texts_in, self.languages, self.backend_name = settings, texts_in, languages, backend
-        self.pushed: list[tuple[str, object]] = []  # (language, PushReport or the ReviewError it raised)
+    def __init__(self, settings: Settings, texts_in: dict[str, str], languages: list[str] | None, backend):
+        self.settings, self.texts_in, self.languages, self.backend = settings, texts_in, languages, backend
+        self.pushed: list[tuple[str, object]] = []  # (language, PushReport or the error it raised)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-push")
         self._store: Store | None = None
-        self._backend = None
-        self._refused: Exception | None = None
 
     def __enter__(self) -> SheetPusher:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self._thread.shutdown(wait=True)
+    def __exit__(self, kind, *_) -> None:
+        self._thread.shutdown(wait=True, cancel_futures=kind is not None)  # stopped (Ctrl-C): no more pushes
         if self._store is not None:
             self._store.close()
 
@@ -108,35 +112,24 @@ class SheetPusher:
         return asyncio.get_running_loop().run_in_executor(self._thread, self._push, language)
 
     def _push(self, language: str) -> None:
-        from curation.review.backends import backend_for
+        """One language's sheets; any problem is that language's, reported with the others at the end."""
         from curation.review.push import push
         from curation.review.sheet import ReviewError
         from curation.stages.runner import unexpected
 
-        if self._refused is not None:
-            return
-        if self._store is None:  # the thread's own connection: SQLite connections are not shared across threads
-            self._store = Store(self.settings.path("store"), root=self.settings.root)
-        store = self._store
-        if self.languages is None and not has_items(store, self.settings, language):
-            return
         try:
-            if self._backend is None:
-                self._backend = backend_for(self.settings, self.backend_name)
-            self.pushed.append((language, push(store, self.settings, language, self._backend)))
-        except ReviewError as error:
-            if self._backend is None:  # no backend (e.g. no Google credentials): said once, nothing pushed
-                self._refused = error
-            else:  # one language's problem does not stop the others
-                self.pushed.append((language, error))
+            if self._store is None:  # the thread's own connection: SQLite connections are not shared across threads
+                self._store = Store(self.settings.path("store"), root=self.settings.root)
+            if self.languages is None and not has_items(self._store, self.settings, language):
+                return
+            self.pushed.append((language, push(self._store, self.settings, language, self.backend)))
+        except ReviewError as error:  # one language's problem does not stop the others
+            self.pushed.append((language, error))
         except Exception as error:  # noqa: BLE001 - nor does an odd one (a file that cannot be written)
             self.pushed.append((language, RuntimeError(f"{language}: {unexpected(error)}")))
 
     def report(self) -> bool:
         """Print what was pushed, as `curate review push` does; whether every language was pushed."""
-        if self._refused is not None:
-            complain(f"error: {self._refused}")
-            return False
         if not self.pushed:
             say("nothing to review yet: no descriptions or translations in the store; run `curate run` first")
             return True

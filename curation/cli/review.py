@@ -46,17 +46,15 @@ def review_push(
     from curation.review.sheet import ReviewError
 
     settings = settings_from(config)
-    if backend not in (None, "xlsx", "sheets"):
-        raise fail(f"unknown backend {backend!r}; use xlsx or sheets")
+    try:  # an unknown name or missing credentials: said before anything is read
+        sheets = backend_for(settings, backend)
+    except ReviewError as error:
+        raise fail(str(error)) from None
     with open_store(settings) as store:
         languages = languages_from(lang, settings, include_source=True) if lang is not None else _with_items(store, settings)
         if not languages:
             say("nothing to review yet: no descriptions or translations in the store; run `curate run` first")
             return
-        try:
-            sheets = backend_for(settings, backend)
-        except ReviewError as error:
-            raise fail(str(error)) from None
         pushed: list[tuple[str, PushReport | ReviewError]] = []
         for language in languages:
             try:

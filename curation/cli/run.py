@@ -11,7 +11,7 @@ from curation.cli.base import (BackendOption, BatchFallbackOption, BatchOption, 
                                languages_from, open_store, say, settings_from)
 from curation.cli.confirm import YesOption
 from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
-from curation.cli.content import describe, tag, translate
+from curation.cli.content import describe, tag, target_languages, translate
 from curation.cli.ingest import ingest
 from curation.cli.llm import PIPELINE_ROLES
 from curation.cli.pipeline import run_pipeline
@@ -86,7 +86,7 @@ def run(
     settings = settings_from(config, batch, batch_fallback)  # refuses a bad --batch-fallback before any stage
     batching = {"batch": batch, "batch_fallback": batch_fallback}
     languages_from(lang, settings, include_source=True)  # an empty or unknown --lang stops before anything runs
-    targets = [code for code in languages_from(lang, settings) if code != settings.project.source_language]
+    targets = target_languages(lang, settings)
     if wants_dry_run(dry_run, as_json):
         # Ingest is free and a real run would do the same; describe, tag and translate are only planned. With
         # --json its report goes to stderr, so stdout holds the JSON alone.
@@ -107,7 +107,7 @@ def run(
         warm_up(targets, settings)
     review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
     steps: list[tuple[str, Callable[[], object]]] = [("ingest", lambda: ingest(source=None, top=None, code=None, config=config))]
-    if batch:
+    if settings.llm.mode == "batch":  # --batch, or [llm] mode in curate.toml
         steps += _one_after_another(settings, lang, review_languages, backend, yes, redo_reviewed, max_cost, batching,
                                     config)
     else:

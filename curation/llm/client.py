@@ -237,7 +237,7 @@ class LLM(BatchCalls):
                 # Cut-off or undecodable bodies, empty answers, refusals, schema mismatches: ask again, as often as
                 # validation_retries allows and within max_retry_seconds, then this item fails alone.
                 unusable += 1
-                elapsed = time.monotonic() - progress.started
+                elapsed = progress.since_sent(time.monotonic())
                 if unusable > self.settings.llm.validation_retries or elapsed > settings.max_retry_seconds:
                     tries = "try" if unusable == 1 else "tries"
                     raise fail(f"no usable answer after {unusable} {tries}: {error.reason}") from None
@@ -263,7 +263,6 @@ class LLM(BatchCalls):
         a failure to connect is tried CONNECT_ATTEMPTS times; a json_schema request the server rejects falls back
         to JSON mode under `auto`. Raises Rejected, Unusable (a body that cannot be read) or Unreachable."""
         limits = self._limits[call.provider]
-        deadline = progress.started + settings.max_retry_seconds
         # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
         # The reservation is corrected with the real usage once the answer is in.
         expected_tokens = input_tokens + progress.params.max_output_tokens // 8
@@ -275,6 +274,8 @@ class LLM(BatchCalls):
             reservation = None
             try:
                 async with limits.slot(expected_tokens) as reservation:
+                    if progress.sent is None:
+                        progress.sent = reservation.sent_at
                     try:
                         reply = await provider.send(call.model, conversation, schema, progress.mode,
                                                     progress.params, avoid := frozenset(refused))
@@ -310,9 +311,9 @@ class LLM(BatchCalls):
                 wait = error.retry_after if error.retry_after is not None else backoff(failures, settings)
                 if error.retry_after is not None:  # this request waits as told; others only if the news is fresh
                     limits.pause(wait, sent_at=reservation.sent_at if reservation is not None else None)
-                if time.monotonic() + wait > deadline:
+                if progress.since_sent(time.monotonic()) + wait > settings.max_retry_seconds:
                     raise Rejected(f"{error.reason}; gave up after {plural(progress.attempts, 'attempt')} in "
-                                   f"{time.monotonic() - progress.started:.1f}s "
+                                   f"{progress.since_sent(time.monotonic()):.1f}s "
                                    f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
                 self._announce_backoff(call.provider, error.reason, wait)
                 await asyncio.sleep(wait)

@@ -85,6 +85,12 @@ class Pipeline:
         work = asyncio.ensure_future(run.run())
         try:
             for upstream in self.steps[name].after:
+                # A setup error in this step's own items (a translate key) ends the run now, not after describe.
+                ended = asyncio.ensure_future(self.ended[upstream].wait())
+                await asyncio.wait({work, ended}, return_when=asyncio.FIRST_COMPLETED)
+                ended.cancel()
+                if work.done():
+                    work.result()  # raises the step's error; a run cannot end before it is closed otherwise
                 await self.ended[upstream].wait()
             # Every step it reads has ended: what they left unsettled (a budget stop) is looked up as it is now.
             for slug in competitions:

@@ -156,6 +156,9 @@ class StageRun:
             return
         if self._closed:
             raise RuntimeError(f"{self.stage.name}: items added after the run was closed")
+        if self.summary.stopped is not None:  # the budget is spent: they stay pending for the next run
+            self.summary.not_started += len(items)
+            return
         self.store.check_writable(BASE_BYTES + BYTES_PER_ITEM * len(items))
         for item in items:
             self._queue.put_nowait(item)
@@ -226,6 +229,10 @@ class StageRun:
         while summary.stopped is None:
             item = await self._queue.get()
             if item is _CLOSED:
+                return
+            if summary.stopped is not None:  # the budget ran out while this worker waited for an item
+                summary.not_started += 1
+                self._ended(item)
                 return
             try:
                 result = await self.stage.run_one(item, self.llm)
