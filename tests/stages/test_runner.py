@@ -3,7 +3,6 @@ run are each handled without losing or repaying finished work."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -18,7 +17,7 @@ from typer.testing import CliRunner
 from curation.cli.base import MaxCostOption, open_store
 from curation.cli.llm import run_llm_stage
 from curation.llm import LLM
-from curation.stages.runner import ItemFailed, StageRun, run_stage
+from curation.stages.runner import ItemFailed, run_stage
 from curation.store import Store
 from tests.fakes.llm_server import answer, hang, pointed_at, refusal
 from tests.llm.example_stage import DomainStage
@@ -264,22 +263,3 @@ async def test_progress_is_told_the_total_and_each_finished_item(llm_server, llm
     assert seen[0] == ("example-tag", 0, 3)
     assert sorted(finished for _, finished, _ in seen[1:]) == [1, 2, 3]  # the failed item counts as finished too
 
-
-async def test_after_a_budget_stop_no_item_starts_and_every_item_added_is_counted(llm_server, llm_settings, store):
-    # `curate run` adds a stage's items while it runs: those added after the budget stopped it, and those idle
-    # workers pick up, must be counted as not started (left pending), never sent.
-    llm_server.respond_with(by_competition)
-    slugs = [f"comp-{n}" for n in range(40)]
-    async with LLM(llm_settings, store, max_cost=0.03, stage="example-tag") as llm:
-        stage = DomainStage(slugs)
-        run = StageRun(stage, store, llm_settings, llm, concurrency=32)
-        run.add(stage.pending(store, llm_settings)[:20])
-        work = asyncio.ensure_future(run.run())
-        while run.summary.stopped is None:
-            await asyncio.sleep(0.01)
-        run.add(stage.pending(store, llm_settings)[20:])  # after the stop
-        run.close()
-        summary = await work
-
-    assert summary.done + summary.not_started == 40 and summary.not_started >= 20
-    assert llm_server.count() == summary.done  # nothing sent for an item that was not started
