@@ -56,12 +56,11 @@ class Pipeline:
                                     settled=lambda competition, name=name: self._settled(name, competition))
                      for place, (name, step) in enumerate(self.steps.items())}
         self.decided: dict[str, set[str]] = {name: set() for name in self.steps}  # competitions looked up
-        self.ended: dict[str, asyncio.Event] = {}
+        self.ended = {name: asyncio.Event() for name in self.steps}  # set when a step's run has ended
         self._finished = finished
         self._after_steps: list[Awaitable] = []
 
     async def run(self) -> list[tuple[Stage, RunSummary]]:
-        self.ended = {name: asyncio.Event() for name in self.steps}
         competitions = [competition.competition for competition in looked_at(self.store, None)]
         for name, step in self.steps.items():
             # One full look per step, as a run alone would take (and what a redo confirmation counted); the items
@@ -85,13 +84,13 @@ class Pipeline:
         work = asyncio.ensure_future(run.run())
         try:
             for upstream in self.steps[name].after:
-                # A setup error in this step's own items (a translate key) ends the run now, not after describe.
                 ended = asyncio.ensure_future(self.ended[upstream].wait())
+                # While waiting, a setup error in this step's own items (a translate key) ends the run at once.
                 await asyncio.wait({work, ended}, return_when=asyncio.FIRST_COMPLETED)
-                ended.cancel()
-                if work.done():
-                    work.result()  # raises the step's error; a run cannot end before it is closed otherwise
-                await self.ended[upstream].wait()
+                if work.done() and work.exception() is not None:
+                    ended.cancel()
+                    raise work.exception()
+                await ended  # (a budget stop ends a run before it is closed; the upstream step still ends first)
             # Every step it reads has ended: what they left unsettled (a budget stop) is looked up as it is now.
             for slug in competitions:
                 if slug not in self.decided[name]:

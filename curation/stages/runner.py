@@ -104,6 +104,11 @@ def looked_at(store: Store, only: str | None, competitions: Collection[str] | No
     return [c for slug in competitions if (c := store.competition(slug)) is not None and only in (None, slug)]
 
 
+def competition_of(item: Any) -> str:
+    """The slug an item's stage_status row belongs to ("" for an item of no competition)."""
+    return getattr(item, "competition", None) or ""
+
+
 def item_key(item: Any) -> str:
     return str(getattr(item, "key", None) or getattr(item, "competition", None) or item)
 
@@ -162,8 +167,7 @@ class StageRun:
         self.store.check_writable(BASE_BYTES + BYTES_PER_ITEM * len(items))
         for item in items:
             self._queue.put_nowait(item)
-            competition = getattr(item, "competition", None) or ""
-            self._open[competition] = self._open.get(competition, 0) + 1
+            self._open[competition_of(item)] = self._open.get(competition_of(item), 0) + 1
         self._added += len(items)
         self._advanced()
 
@@ -204,7 +208,7 @@ class StageRun:
             self._progress(self.stage.name, self.summary.done + len(self.summary.failed), self._added)
 
     def _ended(self, item: Any) -> None:
-        competition = getattr(item, "competition", None) or ""
+        competition = competition_of(item)
         self._open[competition] -= 1
         if not self._open[competition] and self._settled is not None:
             self._settled(competition)
@@ -214,8 +218,7 @@ class StageRun:
             hook = getattr(self.stage, "record_failure", None)
             if hook is not None:
                 hook(self.store, item, reason)
-            competition = getattr(item, "competition", None)
-            if competition:
+            if competition := competition_of(item):
                 self.store.set_status(competition, self.stage.name, "failed", detail=f"{item_key(item)}: {reason}")
         self.summary.failed.append((item_key(item), reason))
 

@@ -35,9 +35,10 @@ from curation.prompts import Prompt, load_prompt
 from curation.records import FIELDS, CheckResult, Competition, Translation
 from curation.review.approval import approved_translations
 from curation.review.progress import reopen_review
+# Registers translate's column and its section of `curate status` whenever this stage is loaded.
+from curation.stages import translate_report  # noqa: F401
 from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, looked_at, run_stage
 from curation.store import Store
-from curation.status import Section, StatusContext, register_section, register_stage
 
 ROLE = "translate"
 QE_ROLE = "qe"
@@ -344,32 +345,3 @@ async def translate_languages(store: Store, settings: Settings, llm: LLM, langua
     return list(zip(stages, summaries))
 
 
-# -- `curate status --lang X`: how translations fare in the automatic checks ----------------------------
-
-
-register_stage("translate", order=40, per_language=True)
-
-
-@register_section
-def _translation_checks(context: StatusContext) -> Section | None:
-    from curation.checks.translation import CHECKS
-
-    source = context.settings.project.source_language
-    rows = []
-    for language in context.languages:
-        if language == source:
-            continue
-        translations = context.store.translations(language=language)
-        requests = context.store.open_requests("retranslate", language=language)
-        if not translations and not requests:
-            continue
-        row: list[object] = [language, len(translations), sum(t.flagged for t in translations), len(requests)]
-        for check in CHECKS:
-            results = [c.passed for t in translations for c in t.checks if c.name == check]
-            row.append(f"{sum(results) / len(results):.0%}" if results else "-")
-        rows.append(row)
-    if not rows:
-        return None
-    return Section("Translation checks (pass rate of the stored translations)",
-                   ["language", "translated", "flagged", "retranslate requests", *CHECKS], rows,
-                   note="flagged: a check still failed after translate.max_attempts; the review sheet marks the row.")
