@@ -6,6 +6,7 @@ Jinja2 templates (undefined variables are errors, so a renamed variable cannot s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +16,8 @@ import jinja2
 from curation.config import Settings
 from curation.fingerprint import file_hash
 
+# Stands in for a quoted variable while the prompt's own words are rendered: no template or text holds it.
+_QUOTED = "\x00"
 _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False, autoescape=False)
 
 
@@ -44,6 +47,16 @@ class Prompt:
         except jinja2.TemplateError as error:
             raise PromptError(f"{self.path}: {error}") from None
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def own_words(self, quoted: Iterable[str], **variables: object) -> list[str]:
+        """The prompt's own words, rendered with `variables`, without what the `quoted` variables bring in.
+
+        A text to translate, a previous answer, a reviewer's request or a check's quotes are other people's words:
+        an answer that keeps them is not repeating our instructions."""
+        cut = {name: ([_QUOTED] if variables.get(name) else []) if isinstance(variables.get(name), list | tuple)
+               else (_QUOTED if variables.get(name) else "") for name in quoted}
+        pieces = [message["content"] for message in self.render(**{**variables, **cut})]
+        return [part for piece in pieces for part in piece.split(_QUOTED) if part.strip()]
 
 
 def load_prompt(settings: Settings, name: str) -> Prompt:

@@ -41,6 +41,8 @@ from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, loo
 from curation.store import Store
 
 ROLE = "translate"
+# The translate prompt's variables that carry other people's text into it (see Prompt.own_words).
+QUOTED = ("text", "failures", "previous", "feedback")
 QE_ROLE = "qe"
 STAGE_PREFIX = "translate:"
 
@@ -111,15 +113,6 @@ def _clean_answer(text: str) -> str:
         text = text[3:-3].strip()
     fenced = re.fullmatch(r"```[\w-]*\n(.*)\n```", text, re.DOTALL)
     return fenced.group(1).strip() if fenced else text
-
-
-def _instructions(messages: list[dict], *texts: str) -> list[str]:
-    """The prompt's own words, whose echo in an answer is not a translation: the text to translate and the previous
-    attempt are taken out (a retry may rightly keep most of the previous translation)."""
-    contents = [str(message["content"]) for message in messages]
-    for text in filter(None, texts):
-        contents = [content.replace(text, "\n") for content in contents]
-    return contents
 
 
 def _in_placeholders(detail: str, spans: tuple[str, ...]) -> str:
@@ -261,12 +254,16 @@ class TranslateStage:
         previous = ""
         attempts = self.settings.translate.max_attempts
         for attempt in range(1, attempts + 1):
-            messages = self.prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
-                                          text=masked.text, failures=failures, previous=previous,
-                                          feedback=item.feedback or "", attempt=attempt, attempts=attempts)
+            variables = dict(english=language.english, native=language.native, kind=KINDS[item.field],
+                             text=masked.text, failures=failures, previous=previous, feedback=item.feedback or "",
+                             attempt=attempt, attempts=attempts)
+            messages = self.prompt.render(**variables)
             answer = await llm.ask(role=ROLE, messages=messages, item=item.key, prompt_hash=self.prompt.hash)
             answered = _clean_answer(answer.text)
-            junk = not_content(answered, source=masked.text, instructions=_instructions(messages, masked.text, previous))
+            # Only our own words count as an echo: a retry rightly keeps text of the previous attempt, of the checks'
+            # quotes (taken from it) and of the reviewer's request.
+            ours = self.prompt.own_words(QUOTED, **variables)
+            junk = not_content(answered, source=masked.text, instructions=ours)
             if junk:
                 # Not a translation at all (a refusal, our retry text echoed, a placeholder): asked again like a
                 # malformed answer, and never stored, not even flagged for a person.

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from curation.checks.masking import mask_identifiers
-from tests.stages.test_translate import SOURCES, Translator, add_competition, names_of, retried_once, translate
+from curation.prompts import load_prompt
+from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer, names_of,
+                                         retried_once, translate)
 
 # The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
 pytestmark = pytest.mark.usefixtures("adequacy_off")
@@ -31,3 +33,41 @@ async def test_an_answer_that_is_never_a_translation_fails_the_item_and_stores_n
     assert any("houses" in failure and "was not one" in failure for failure in map(str, summary.failed))
     assert store.translation("houses", "description", "be") is None
     assert store.translation("houses", "data_card", "be") is not None  # the other items went on
+
+
+async def test_a_retranslation_that_keeps_the_words_a_reviewer_quoted_is_a_translation(store, llm_settings, llm_server):
+    # The reviewer quotes the sentence they want kept; the new translation rightly keeps it word for word.
+    add_competition(store, "houses")
+    names = names_of(store, "houses")
+    good = TRANSLATIONS["be"]["house_description"]
+    first_sentence = good.split(". ")[0]
+    assert len(first_sentence.split()) >= 8
+    translator = Translator()
+    translator.script("be", mask_identifiers(SOURCES["house_description"], names).text,
+                      masked_answer(good, SOURCES["house_description"], names))
+    llm_server.respond_with(translator)
+    feedback = f"Keep «{first_sentence}» as it is, but say «кошт» for price in the second sentence."
+    store.add_request("retranslate", "houses", feedback, field="description", language="be")
+
+    [summary] = await translate(store, llm_settings)
+
+    assert summary.complete, summary.failed
+    translation = store.translation("houses", "description", "be")
+    assert translation.text == good and translation.attempts == 1 and translation.feedback == feedback
+
+
+def test_the_prompts_own_words_leave_out_what_it_quotes(settings):
+    prompt = load_prompt(settings, "translate")
+    previous = "Прадкажыце кошт продажу кожнага дома па яго плошчы, году пабудовы і раёну горада"
+    failures = [f"adequacy: added: line 1 clause {previous!r} is not in the English"]
+    variables = dict(english="Belarusian", native="беларуская", kind="task description", text="⟦1⟧ text",
+                     failures=failures, previous=previous, feedback="Keep «кошт продажу» please",
+                     attempt=2, attempts=3)
+
+    ours = "\n".join(prompt.own_words(("text", "failures", "previous", "feedback"), **variables))
+
+    assert "Translate the text again and avoid these problems (attempt 2 of 3)." in ours
+    assert "Your previous translation failed these automatic checks:" in ours
+    assert "asked for a new one, saying:" in ours
+    for quoted in ("Прадкажыце", "кошт продажу", "⟦1⟧ text", "adequacy: added"):
+        assert quoted not in ours
