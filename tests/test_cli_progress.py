@@ -56,3 +56,15 @@ def test_the_default_interval_keeps_a_log_quiet_but_says_the_end(project, settin
         for finished in range(1, 11):
             progress("translate:kk", finished, 10)
     assert out.getvalue().count("translate: ") == 1 and "translate: 10/10" in out.getvalue()
+
+
+def test_the_progress_line_counts_failed_items_as_the_summary_does():
+    from curation.cli.progress import StageProgress
+    from rich.console import Console
+    import io
+
+    out = io.StringIO()
+    with StageProgress("translate", Console(file=out), every=1e9) as progress:
+        progress("translate:kk", 3, 4, 1)
+        progress("translate:be", 4, 4, 2)
+    assert "translate: 7/8 · " in out.getvalue() and " · 3 failed · " in out.getvalue()

@@ -28,16 +28,17 @@ def interval_seconds() -> float:
 
 @dataclass
 class StageProgress:
-    """Called by the runner as (stage, finished, total) for each stage run (`translate:kk`, `translate:be`, ...);
-    shows their sum. `watch(llm)` gives it the client whose calls, tokens, spend and failures it reports."""
+    """Called by the runner as (stage, finished, total, failed) for each stage run (`translate:kk`, `translate:be`,
+    ...); shows their sum. `watch(llm)` gives it the client whose calls, tokens and spend it reports. "failed" counts
+    items, as the stage's summary does: an item that failed after its retries, whatever failed in it."""
 
     title: str
     console: Console
     every: float = field(default_factory=interval_seconds)
     started: float = field(default_factory=time.monotonic)
-    _runs: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _runs: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     _llm: Any = None
-    _base: tuple[int, int, float, int, int] = (0, 0, 0.0, 0, 0)
+    _base: tuple[int, int, float, int] = (0, 0, 0.0, 0)
     _last_line: float = 0.0
     _bar: Progress | None = None
     _task: Any = None
@@ -47,28 +48,29 @@ class StageProgress:
         self._llm = llm
         self._base = self._figures_now()
 
-    def __call__(self, stage: str, finished: int, total: int) -> None:
-        self._runs[stage] = (finished, total)
+    def __call__(self, stage: str, finished: int, total: int, failed: int = 0) -> None:
+        self._runs[stage] = (finished, total, failed)
         if self._bar is not None:
             done, total_all = self.counts()
             self._bar.update(self._task, completed=done, total=max(total_all, 1), figures=self.figures())
-        elif time.monotonic() - self._last_line >= self.every and any(t for _, t in self._runs.values()):
+        elif time.monotonic() - self._last_line >= self.every and any(run[1] for run in self._runs.values()):
             self._print_line()
 
     def counts(self) -> tuple[int, int]:
         """Items finished and items in all, over every run of the stage so far."""
-        return sum(f for f, _ in self._runs.values()), sum(t for _, t in self._runs.values())
+        return sum(run[0] for run in self._runs.values()), sum(run[1] for run in self._runs.values())
 
-    def _figures_now(self) -> tuple[int, int, float, int, int]:
+    def _figures_now(self) -> tuple[int, int, float, int]:
         llm = self._llm
         if llm is None:
-            return (0, 0, 0.0, 0, 0)
-        return (llm.calls, llm.cache_hits, llm.spent_usd, getattr(llm, "tokens", 0), llm.failures)
+            return (0, 0, 0.0, 0)
+        return (llm.calls, llm.cache_hits, llm.spent_usd, getattr(llm, "tokens", 0))
 
     def figures(self) -> str:
         """The figures after done/total: requests per second, tokens, spend, failures, ETA."""
         now = self._figures_now()
-        calls, hits, spent, tokens, failures = (a - b for a, b in zip(now, self._base))
+        calls, hits, spent, tokens = (a - b for a, b in zip(now, self._base))
+        failures = sum(run[2] for run in self._runs.values())
         elapsed = max(time.monotonic() - self.started, 1e-6)
         done, total = self.counts()
         rate = (calls - hits) / elapsed  # requests that went out; cache hits cost no request
@@ -98,7 +100,7 @@ class StageProgress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(*exc)
-        elif exc[0] is None and any(t for _, t in self._runs.values()):
+        elif exc[0] is None and any(run[1] for run in self._runs.values()):
             self._print_line()  # the last figures, whatever the interval; a run that stopped says why instead
 
 

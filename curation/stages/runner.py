@@ -113,8 +113,9 @@ def item_key(item: Any) -> str:
     return str(getattr(item, "key", None) or getattr(item, "competition", None) or item)
 
 
-# Told (stage name, items finished, items in all) when a run starts and after each item, e.g. to draw a progress bar.
-ProgressCallback = Callable[[str, int, int], None]
+# Told (stage name, items finished, items in all, items failed) when a run starts and after each item, e.g. to draw a
+# progress bar; finished counts the failed items too.
+ProgressCallback = Callable[[str, int, int, int], None]
 
 
 async def run_stage(stage: Stage, store: Store, settings: Settings, llm: LLM,
@@ -205,7 +206,8 @@ class StageRun:
 
     def _advanced(self) -> None:
         if self._progress is not None:
-            self._progress(self.stage.name, self.summary.done + len(self.summary.failed), self._added)
+            failed = len(self.summary.failed)
+            self._progress(self.stage.name, self.summary.done + failed, self._added, failed)
 
     def _ended(self, item: Any) -> None:
         competition = competition_of(item)

@@ -255,11 +255,12 @@ async def test_ctrl_c_keeps_what_finished_and_says_so(llm_server, settings, proj
 
 async def test_progress_is_told_the_total_and_each_finished_item(llm_server, llm_settings, store):
     llm_server.respond_with(by_competition)
-    seen: list[tuple[str, int, int]] = []
+    seen: list[tuple[str, int, int, int]] = []
     async with LLM(llm_settings, store, stage="example-tag") as llm:
         await run_stage(DomainStage(["titanic", "bad-one", "house-prices"]), store, llm_settings, llm,
                         progress=lambda *told: seen.append(told))
 
-    assert seen[0] == ("example-tag", 0, 3)
-    assert sorted(finished for _, finished, _ in seen[1:]) == [1, 2, 3]  # the failed item counts as finished too
+    assert seen[0] == ("example-tag", 0, 3, 0)
+    assert sorted(finished for _, finished, _, _ in seen[1:]) == [1, 2, 3]  # the failed item counts as finished too
+    assert seen[-1][3] == 1  # ... and as failed: the progress line says what the summary will
 
