@@ -1,0 +1,78 @@
+"""Natural translation sets: correct translations phrased as translators phrase them, and broken ones (FORMAT.md).
+
+    from tests.checks.natural import load
+    for case in load("calibration"):   # or "heldout": never tuned on
+        case.language, case.text_id, case.kind, case.source, case.translation, case.names, case.defect, ...
+
+`calibration/` holds the sample project's texts: the checks are tuned on it, and the fake model of the
+end-to-end tests answers translate requests from it (`translations`). `heldout/` was written by a helper that
+never saw the checks; it only reports how they do on text they were not fitted to.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+HERE = Path(__file__).parent
+SETS = ("calibration", "heldout")
+LANGUAGES = ("ar", "be", "zh", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr")
+DEFECTS = ("added_content", "omission", "truncation", "language_confusion", "mixed_language", "english_echo",
+           "wrong_script", "number_damaged", "number_dropped")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One translation of one English text: correct (defect None) or broken in one named way."""
+
+    set: str
+    language: str
+    text_id: str
+    kind: str  # description | data_card | domain
+    source: str
+    names: tuple[str, ...]
+    translation: str
+    defect: str | None
+    variation: tuple[str, ...] = ()
+    note: str = ""
+
+
+@lru_cache(maxsize=None)
+def sources(name: str) -> dict[str, dict]:
+    """A set's English texts by id: {"kind", "names", "text", ...}."""
+    return json.loads((HERE / name / "sources.json").read_text(encoding="utf-8"))["texts"]
+
+
+@lru_cache(maxsize=None)
+def language_file(name: str, language: str) -> dict:
+    """One language's file of a set: {"correct": {id: [...]}, "broken": {id: [...]}}."""
+    path = HERE / name / f"{language}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"correct": {}, "broken": {}}
+
+
+def load(name: str, languages: tuple[str, ...] = LANGUAGES) -> list[Case]:
+    """Every case of a set, language by language: the correct translations, then the broken ones."""
+    english = sources(name)
+    cases = []
+    for language in languages:
+        data = language_file(name, language)
+        for key, defect_of in (("correct", lambda entry: None), ("broken", lambda entry: entry["defect"])):
+            for text_id, entries in data.get(key, {}).items():
+                source = english[text_id]
+                for entry in entries:
+                    cases.append(Case(name, language, text_id, source["kind"], source["text"],
+                                      tuple(source.get("names", ())), entry["text"], defect_of(entry),
+                                      tuple(entry.get("variation", ())), entry.get("note", "")))
+    return cases
+
+
+def translations(name: str, language: str, text_id: str) -> tuple[list[str], dict[str, list[str]]]:
+    """A text's correct translations (the plain one first) and its broken ones by defect class."""
+    data = language_file(name, language)
+    correct = [entry["text"] for entry in data["correct"].get(text_id, [])]
+    broken: dict[str, list[str]] = {}
+    for entry in data["broken"].get(text_id, []):
+        broken.setdefault(entry["defect"], []).append(entry["text"])
+    return correct, broken
