@@ -1,14 +1,19 @@
-"""Catch rate per defect class and language, false alarms, time per text and memory of the translation checks.
+"""How the translation checks do on calibration material and on a held-out set, side by side.
 
-Runs every check on the seeded-error suite (tests/checks/seeded/: correct benchmark texts in the 12 target
-languages and broken versions of them) and on the hand-written correct sentences of tests/checks/sentences.json,
-then prints:
-- a table of catch rates, defect class x language (a broken text counts as caught when any check fails it);
-- the false-alarm rate: correct texts any check fails, over the suite and the hand-written sentences;
-- the median and 95th-percentile milliseconds to check one text, and the process's peak resident memory.
+Calibration (the checks were tuned on it): the seeded-error suite (tests/checks/seeded/), the hand-written sentences
+(tests/checks/sentences.json) and the natural calibration sets (tests/checks/natural/calibration/: the sample
+project's texts, correct translations phrased as translators phrase them, hand-written broken ones; and
+calibration_extra/: more texts in the held-out set's style).
+Held-out (never tuned on): tests/checks/natural/heldout/, written by a helper that never saw the checks.
 
-    python scripts/bench_translation_checks.py            # the table
-    python scripts/bench_translation_checks.py --misses   # ... and every missed defect and false alarm
+For each side it prints the catch rate per defect class x language (a broken text counts as caught when any check
+fails it), the false alarms per language (a correct text any check fails) with the checks that raised them, and
+the median and 95th-percentile milliseconds per text per language; then the peak resident memory of the process.
+A change that raises the calibration figures and lowers the held-out ones is not an improvement.
+
+    python scripts/bench_translation_checks.py                     # both sides
+    python scripts/bench_translation_checks.py --misses calibration   # ... and every miss and false alarm there
+    python scripts/bench_translation_checks.py --only heldout --misses heldout   # for a report, not for tuning
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import resource
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,79 +33,118 @@ sys.path.insert(0, str(ROOT))
 
 from curation.checks.translation import check_translation, clear_caches  # noqa: E402
 from curation.config import Settings  # noqa: E402
-from tests.checks.seeded import DEFECTS, LANGUAGES, load_cases  # noqa: E402
+from tests.checks import natural, seeded  # noqa: E402
+
+LANGUAGES = natural.LANGUAGES
 
 
-def _sentences() -> list[tuple[str, str, str, tuple[str, ...]]]:
-    """(language, source, translation, names) of every hand-written correct sentence."""
+@dataclass(frozen=True)
+class Text:
+    """One translation to check, from any of the sets."""
+
+    origin: str  # seeded | sentences | natural
+    language: str
+    text_id: str
+    source: str
+    translation: str
+    names: tuple[str, ...]
+    defect: str | None
+    note: str = ""
+
+
+def calibration() -> list[Text]:
+    """The seeded suite, the hand-written sentences and the natural calibration set."""
+    texts = [Text("seeded", c.language, c.text_id, c.source, c.translation, (), c.defect, c.note)
+             for c in seeded.load_cases()]
     data = json.loads((ROOT / "tests" / "checks" / "sentences.json").read_text(encoding="utf-8"))
-    return [(language, data["sources"][key], text, tuple(data["names"]))
-            for language, items in data["translations"].items() for key, text in items.items()]
+    texts += [Text("sentences", language, key, data["sources"][key], text, tuple(data["names"]), None)
+              for language, items in data["translations"].items() for key, text in items.items()]
+    return texts + natural_texts("calibration") + natural_texts("calibration_extra")
+
+
+def natural_texts(name: str) -> list[Text]:
+    return [Text("natural", c.language, c.text_id, c.source, c.translation, c.names, c.defect,
+                 " ".join(c.variation) or c.note) for c in natural.load(name)]
+
+
+@dataclass
+class Figures:
+    caught: Counter
+    broken: Counter
+    alarms: Counter
+    correct: Counter
+    alarm_checks: Counter
+    timings: dict
+    misses: list
+
+
+def run(texts: list[Text], settings: Settings) -> Figures:
+    figures = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), [])
+    for text in texts:
+        clear_caches()  # each text read as a new one (sentence vectors stay cached, as in a run: one English text, 12 languages)
+        start = time.perf_counter()
+        results = check_translation(text.source, text.translation, text.language, settings, text.names)
+        figures.timings[text.language].append((time.perf_counter() - start) * 1000)
+        failed = [result for result in results if not result.passed]
+        where = f"{text.language} {text.origin}/{text.text_id}"
+        if text.defect is None:
+            figures.correct[text.language] += 1
+            if failed:
+                figures.alarms[text.language] += 1
+                figures.alarm_checks.update(result.name for result in failed)
+                figures.misses.append(f"false alarm  {where} ({text.note}): "
+                                      + "; ".join(f"{r.name}: {r.detail}" for r in failed))
+            continue
+        figures.broken[text.defect, text.language] += 1
+        if failed:
+            figures.caught[text.defect, text.language] += 1
+        else:
+            figures.misses.append(f"missed  {text.defect:<18} {where} ({text.note}): {text.translation[:100]!r}")
+    return figures
 
 
 def _rate(hit: int, total: int) -> str:
-    return f"{hit / total:6.1%}" if total else "     –"
+    return f"{hit / total:.0%}" if total else "–"
+
+
+def table(title: str, figures: Figures) -> None:
+    print(f"\n== {title}: catch rate per defect class x language (n = broken texts)\n")
+    print(f"{'class':<19}" + "".join(f"{language:>6}" for language in LANGUAGES) + f"{'all':>7}{'n':>6}")
+    for defect in natural.DEFECTS:
+        row = "".join(_rate(figures.caught[defect, language], figures.broken[defect, language]).rjust(6)
+                      for language in LANGUAGES)
+        hit = sum(figures.caught[defect, language] for language in LANGUAGES)
+        total = sum(figures.broken[defect, language] for language in LANGUAGES)
+        print(f"{defect:<19}{row}{_rate(hit, total):>7}{total:>6}")
+    print(f"{'false alarms':<19}" + "".join(_rate(figures.alarms[l], figures.correct[l]).rjust(6) for l in LANGUAGES)
+          + f"{_rate(sum(figures.alarms.values()), sum(figures.correct.values())):>7}{sum(figures.correct.values()):>6}")
+    print(f"{'  (count)':<19}" + "".join(f"{figures.alarms[l]:>6}" for l in LANGUAGES))
+    medians = {l: statistics.median(figures.timings[l]) for l in LANGUAGES if figures.timings[l]}
+    print(f"{'median ms / text':<19}" + "".join(f"{medians.get(l, 0):>6.0f}" for l in LANGUAGES))
+    p95 = {l: sorted(t)[int(0.95 * (len(t) - 1))] for l, t in figures.timings.items() if t}
+    print(f"{'p95 ms / text':<19}" + "".join(f"{p95.get(l, 0):>6.0f}" for l in LANGUAGES))
+    if figures.alarm_checks:
+        print("false alarms by check: " + ", ".join(f"{name} {count}" for name, count in figures.alarm_checks.most_common()))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--misses", action="store_true", help="print every missed defect and every false alarm")
+    parser.add_argument("--only", choices=("calibration", "heldout"), help="one side only")
+    parser.add_argument("--misses", choices=("calibration", "heldout"), help="print every miss and false alarm of a side")
     args = parser.parse_args()
     settings = Settings()
-    timings: list[float] = []
-
-    def failures(source: str, translation: str, language: str, names: tuple[str, ...] = ()) -> list:
-        clear_caches()  # each text timed as a new one: the suite's variants share most of their sentences
-        start = time.perf_counter()
-        results = check_translation(source, translation, language, settings, names)
-        timings.append((time.perf_counter() - start) * 1000)
-        return [result for result in results if not result.passed]
-
-    caught: dict[tuple[str, str], int] = defaultdict(int)
-    broken: dict[tuple[str, str], int] = defaultdict(int)
-    alarms, correct, misses = 0, 0, []
-    for case in load_cases():
-        failed = failures(case.source, case.translation, case.language)
-        if case.defect is None:
-            correct += 1
-            alarms += bool(failed)
-            if failed:
-                misses.append(f"false alarm  {case.language} {case.text_id}: "
-                              + "; ".join(f"{r.name}: {r.detail}" for r in failed))
+    sides = {"calibration": calibration, "heldout": lambda: natural_texts("heldout")}
+    started = time.perf_counter()
+    for side, texts in sides.items():
+        if args.only and side != args.only:
             continue
-        broken[case.defect, case.language] += 1
-        caught[case.defect, case.language] += bool(failed)
-        if not failed:
-            misses.append(f"missed  {case.defect:<18} {case.language} {case.text_id} ({case.note}): "
-                          f"{case.translation[:90]!r}")
-    sentence_alarms = 0
-    sentences = _sentences()
-    for language, source, text, names in sentences:
-        failed = failures(source, text, language, names)
-        sentence_alarms += bool(failed)
-        if failed:
-            misses.append(f"false alarm  {language} (sentences.json): "
-                          + "; ".join(f"{r.name}: {r.detail}" for r in failed))
-
-    print("catch rate per defect class x language (broken texts any check fails)\n")
-    print(f"{'class':<19}" + "".join(f"{language:>7}" for language in LANGUAGES) + f"{'all':>8}{'n':>6}")
-    for defect in DEFECTS:
-        row = "".join(_rate(caught[defect, language], broken[defect, language]).rjust(7) for language in LANGUAGES)
-        hit = sum(caught[defect, language] for language in LANGUAGES)
-        total = sum(broken[defect, language] for language in LANGUAGES)
-        print(f"{defect:<19}{row}{_rate(hit, total):>8}{total:>6}")
-    everything = correct + len(sentences)
-    print(f"\nfalse alarms: {alarms}/{correct} seeded-suite correct texts ({_rate(alarms, correct).strip()}), "
-          f"{sentence_alarms}/{len(sentences)} hand-written sentences ({_rate(sentence_alarms, len(sentences)).strip()}); "
-          f"overall {alarms + sentence_alarms}/{everything} ({_rate(alarms + sentence_alarms, everything).strip()})")
-    timings.sort()
-    p95 = timings[int(0.95 * (len(timings) - 1))]
+        figures = run(texts(), settings)
+        table(f"{side} ({'tuned on' if side == 'calibration' else 'never tuned on'})", figures)
+        if args.misses == side:
+            print()
+            print("\n".join(figures.misses))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
-    print(f"time per text: median {statistics.median(timings):.1f} ms, p95 {p95:.1f} ms, first {max(timings):.0f} ms "
-          f"(models load once) over {len(timings)} texts; peak resident memory {peak_mb:.0f} MB")
-    if args.misses:
-        print()
-        print("\n".join(misses))
+    print(f"\npeak resident memory {peak_mb:.0f} MB (every check's models loaded); {time.perf_counter() - started:.0f} s in all")
 
 
 if __name__ == "__main__":

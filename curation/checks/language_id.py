@@ -31,8 +31,6 @@ WORLD: dict[str, tuple[str, ...]] = {
 }
 _FAMILY = {"Latin": "Latin", "Cyrillic": "Cyrillic", "Arabic": "Arabic", "Han": "CJK", "Japanese": "CJK"}
 
-# Sentence ends in the scripts we handle; CJK full stops need no space after them.
-_SENTENCE_END = re.compile(r"(?<=[.!?؟…])\s+|(?<=[。！？])")
 
 
 def _iso(code: str) -> Language:
@@ -101,13 +99,11 @@ def _all_confidences(text: str) -> dict[str, float]:
 
 
 def segments(text: str) -> list[tuple[int, str]]:
-    """(line number, sentence) pairs of a text: each non-empty line, split into sentences."""
-    found = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        for sentence in _SENTENCE_END.split(line):
-            if sentence.strip():
-                found.append((number, sentence.strip()))
-    return found
+    """(line number, sentence) pairs of a text: the sentences of its paragraphs and list items, a hard-wrapped
+    paragraph read as one (curation/checks/segments.py)."""
+    from curation.checks.segments import sentences
+
+    return [(sentence.line, sentence.text) for sentence in sentences(text)]
 
 
 def clear_cache() -> None:

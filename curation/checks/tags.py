@@ -1,0 +1,114 @@
+"""Short texts (domain tags, names of a few words): cut short, or grown by a part the English does not have.
+
+A tag has no sentences to align, so its checks are lexical, from the word lists of curation/checks/lexicon/:
+- cut short: too few letters for the English (a Han character counts as three letters: it carries a morpheme); it
+  ends with a word a complete tag never ends with ("salud y", "транспорт и"); one word left of several English
+  words ("kentsel" for "urban mobility"; terms the languages write as one word, such as "real estate" or "social
+  media", are listed in lexicon/en.toml; a compound a translator coins, "мореведение" for "maritime studies", is
+  flagged for a person to look at, as the length of a word does not tell it from a cut one); for Chinese, fewer
+  than two characters per English word;
+- grown: more parts joined by a conjunction than the English has ("real estate" -> "nieruchomości i budownictwo",
+  "العقارات والبناء").
+An acronym (SNS, IoT) is a whole rendering of a tag in any language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from curation.checks.lexicon import lexicon
+from curation.checks.prose import words
+from curation.checks.scripts import letter_script
+from curation.languages import parse_language
+
+# Sources shorter than this (in characters of prose) are tags and names.
+SHORT_SOURCE_CHARS = 40
+# A short text's length, in letters with a Han character worth this many, may not fall below this share of the
+# English letters: "エネルギー" for "energy forecasting" is cut, "金融" for "finance" is whole.
+HAN_WEIGHT = 3
+SHORT_LOW = {"zh": 0.4, "ja": 0.5, "default": 0.3}
+# Chinese renders an English content word with two characters or more: "计算机" for "computer vision" is cut.
+HAN_PER_WORD = 2
+_ACRONYM = re.compile(r"^[A-Z][A-Za-z]{0,2}[A-Z]$")
+
+
+def is_short(source_prose: str) -> bool:
+    """Whether an English text is a tag or a name rather than sentences."""
+    return len(" ".join(source_prose.split())) < SHORT_SOURCE_CHARS
+
+
+def is_acronym(text: str) -> bool:
+    """SNS, IoT, NLP: a tag written as an acronym, which every language may do."""
+    return bool(_ACRONYM.match(text.strip()))
+
+
+def _weight(text: str) -> int:
+    return sum(HAN_WEIGHT if letter_script(char) == "Han" else 1 for char in text if char.isalpha())
+
+
+def content_words(source_prose: str) -> int:
+    """How many content words an English tag has (a term the languages write as one word counts one)."""
+    english = lexicon("en")
+    term = " ".join(word.casefold() for word in words(source_prose))
+    if term in english.one_word_terms:
+        return 1
+    return len([word for word in words(source_prose) if word.casefold() not in english.function_words])
+
+
+def _tokens(text: str, language: str) -> list[str]:
+    if parse_language(language).script in ("Han", "Japanese"):
+        return [text.strip()]
+    return [token.casefold() for token in re.findall(r"[^\W\d_]+(?:['’ʼ-][^\W\d_]+)*|&", text)]
+
+
+def cut_short(source_prose: str, translated_prose: str, language: str) -> str | None:
+    """Why a translated tag looks cut short, or None."""
+    source, translated = source_prose.strip(), " ".join(translated_prose.split())
+    if is_acronym(translated):
+        return None
+    ratio = _weight(translated) / max(1, _weight(source))
+    low = SHORT_LOW.get(language, SHORT_LOW["default"])
+    if ratio < low:
+        return f"{ratio:.2f} of the English letters, at least {low:.2f} expected for a short text (cut short?)"
+    tail = lexicon(language).tag_tail
+    if parse_language(language).script in ("Han", "Japanese"):
+        ending = next((word for word in sorted(tail, key=len, reverse=True) if translated.endswith(word)), None)
+    else:
+        tokens = _tokens(translated, language)
+        ending = tokens[-1] if tokens and tokens[-1] in tail and len(tokens) > 1 else None
+    if ending and not source.casefold().endswith(ending):
+        return f"it ends with {ending!r}, which a complete tag does not (cut short?)"
+    content = content_words(source)
+    if language == "zh":
+        han = sum(1 for char in translated if letter_script(char) == "Han")
+        if han < HAN_PER_WORD * content:
+            return f"{han} characters for the {content} word(s) of {source!r} (cut short?)"
+        return None
+    spaced = parse_language(language).script not in ("Han", "Japanese")
+    if spaced and content >= 2 and len(words(translated)) == 1:
+        return f"one word for the {content} of {source!r} (cut short?)"
+    return None
+
+
+def _parts(text: str, language: str) -> int:
+    """How many parts a tag joins with conjunctions (and, or, &, a comma)."""
+    words_ = lexicon(language)
+    if parse_language(language).script in ("Han", "Japanese"):
+        # ・ between two katakana words spells one loanword (ソーシャル・メディア); between others it means "and".
+        text = re.sub(r"(?<=[\u30a0-\u30ff])・(?=[\u30a0-\u30ff])", "", text)
+        joints = sum(text.count(word) for word in words_.conjunctions)
+    else:
+        tokens = _tokens(text, language)
+        joints = sum(1 for token in tokens[1:] if token in words_.conjunctions)
+        if words_.conjunction_prefix:
+            joints += sum(1 for token in tokens[1:] if token.startswith(words_.conjunction_prefix + "ال"))
+    return 1 + joints + text.count(",") + text.count("،")
+
+
+def grown(source_prose: str, translated_prose: str, language: str) -> str | None:
+    """What a translated tag has that the English does not: a part joined by a conjunction, or None."""
+    english, translated = _parts(source_prose, "en"), _parts(translated_prose, language)
+    if translated > english:
+        return (f"added: {' '.join(translated_prose.split())!r} joins {translated} parts where the English "
+                f"{source_prose.strip()!r} has {english}")
+    return None
