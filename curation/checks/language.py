@@ -154,8 +154,11 @@ def _english_word(word: str, language: str, script: str) -> bool:
         return False  # names, acronyms, "e" of e-commerce
     if script != "Latin":
         return True  # a lowercase English word in Cyrillic, Arabic or CJK text is untranslated ("社交 media")
-    if word.casefold() in LOANS or word.casefold() in lexicon(language).loans:
+    words_ = lexicon(language)
+    if word.casefold() in LOANS or word.casefold() in words_.loans:
         return False
+    if words_.native_ending is not None and not words_.native_ending.search(word.casefold()):
+        return True  # "content" in Italian: no Italian word ends so
     scores = confidences(word, (language, "en"))
     return scores["en"] >= ENGLISH_WORD
 

@@ -29,6 +29,7 @@ class Lexicon:
     loans: frozenset[str] = frozenset()
     spelling: re.Pattern[str] | None = None
     spelling_note: str = ""
+    native_ending: re.Pattern[str] | None = None
     neighbour_words: dict[str, frozenset[str]] = field(default_factory=dict)
     one_word_terms: frozenset[str] = frozenset()  # English only
     function_words: frozenset[str] = frozenset()  # English only
@@ -50,6 +51,7 @@ def lexicon(code: str) -> Lexicon:
         loans=frozenset(data.get("loans", ())),
         spelling=re.compile(data["spelling"]) if data.get("spelling") else None,
         spelling_note=data.get("spelling_note", ""),
+        native_ending=re.compile(data["native_ending"]) if data.get("native_ending") else None,
         neighbour_words={language: frozenset(words) for language, words in data.get("neighbour_words", {}).items()},
         one_word_terms=frozenset(data.get("one_word_terms", ())),
         function_words=frozenset(data.get("function_words", ())),

@@ -38,7 +38,7 @@ _DATA_EXTENSIONS = (
 _EXT = "|".join(sorted(_DATA_EXTENSIONS, key=len, reverse=True))
 
 # Units written as symbols or abbreviations (words such as "hours" are translated, so they are not here).
-_UNITS = ("%", "‰", "°C", "°F", "°", "GB", "MB", "KB", "kB", "TB", "GiB", "MiB", "px", "ms", "µs", "ns", "Hz",
+_UNITS = ("%", "٪", "％", "‰", "°C", "°F", "°", "GB", "MB", "KB", "kB", "TB", "GiB", "MiB", "px", "ms", "µs", "ns", "Hz",
           "kHz", "MHz", "GHz", "kg", "mg", "km", "cm", "mm", "µm", "nm", "m²", "km²", "dB", "kW", "kWh", "MW", "fps",
           "dpi", "bp", "USD", "EUR", "GBP")
 _UNIT = "|".join(re.escape(unit) for unit in sorted(_UNITS, key=len, reverse=True))

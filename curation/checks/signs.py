@@ -22,8 +22,13 @@ _NAMES = {"uk": "Ukrainian", "ky": "Kyrgyz", "pt": "Portuguese", "gl": "Galician
           "ur": "Urdu", "az": "Azerbaijani", "cs": "Czech", "sk": "Slovak"}
 
 
+# Arabic short vowels and other marks written above or below a letter: part of the word, not a break in it.
+_MARKS = re.compile("[\u064b-\u065f\u0670\u06d6-\u06ed]")
+
+
 def _own_words(text: str) -> list[str]:
     # No capitalised word: it may be a name from anywhere (scripts without case have none).
+    text = _MARKS.sub("", text)
     return [word for word in re.findall(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", text) if not word[0].isupper()]
 
 

@@ -64,8 +64,8 @@ class Pair:
 
 
 # An amount with a unit ("0.5%", "10 MB") may be written as the target language writes it: a space, a no-break or a
-# narrow no-break space between number and unit ("0.5 %" in French and Russian), or the percent sign first ("%0.5"
-# in Turkish). The number's characters stay the same; only the space and the order may differ.
+# narrow no-break space between number and unit ("0.5 %" in French and Russian), the percent sign first ("%0.5" in
+# Turkish), the Arabic or the full-width percent sign. The number's characters stay the same.
 _AMOUNT = re.compile(r"^(?P<number>[$€£]?\d[\d,]*(?:\.\d+)?)\s?(?P<unit>\D+)$")
 
 
@@ -78,7 +78,9 @@ def _spellings(value: str) -> list[str]:
     number, unit = amount["number"], amount["unit"]
     forms = [f"{number}{space}{unit}" for space in ("", " ", "\u00a0", "\u202f")]
     if unit == "%":
-        forms += [f"%{number}", f"% {number}"]
+        # Arabic writes its own percent sign (٪), Chinese and Japanese often the full-width one (％).
+        for sign in ("%", "٪", "％"):
+            forms += [f"{number}{sign}", f"{number} {sign}", f"{number}\u00a0{sign}", f"{sign}{number}", f"{sign} {number}"]
     return list(dict.fromkeys([value, *forms]))
 
 

@@ -1,0 +1,75 @@
+"""`curate run` on the sample in the default configuration — all 12 target languages, every check, adequacy included —
+against a fake provider that answers with real translations (tests/fakes/sample_model.py): broken first answers
+are retried, correct ones are kept however they are phrased, no item fails, and the review sheets mark only the
+texts that are still broken."""
+
+from __future__ import annotations
+
+import pytest
+from openpyxl import load_workbook
+from typer.testing import CliRunner
+
+from curation.cli import app
+from curation.store import Store
+from tests.checks import natural
+from tests.fakes.sample_model import SampleModel
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def model(project, llm_server, monkeypatch):
+    model = SampleModel()
+    llm_server.respond_with(model)
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    return model
+
+
+def flagged_rows(project) -> set[tuple[str, str]]:
+    """(language, item id) of every row whose 'Check failed' cell says something, over all review workbooks."""
+    found = set()
+    for workbook_path in (project / "review").glob("*/*-annotator-1.xlsx"):
+        workbook = load_workbook(workbook_path, read_only=True)
+        for sheet in workbook.worksheets:
+            rows = list(sheet.iter_rows(values_only=True))
+            header = next((number for number, row in enumerate(rows) if "Item id" in row and "Check failed" in row), None)
+            if header is None:
+                continue
+            item, check = rows[header].index("Item id"), rows[header].index("Check failed")
+            found |= {(workbook_path.parent.name, row[item]) for row in rows[header + 1:] if row[item] and row[check]}
+    return found
+
+
+def test_the_default_run_keeps_good_translations_retries_broken_ones_and_fails_nothing(project, model, llm_server):
+    result = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    texts = natural.sources("calibration")
+    field_of = {"description": "description", "data_card": "data_card", "domain": "domain"}
+    plan = model.plan
+    with Store(project / "data" / "curation.sqlite") as store:
+        for language in natural.LANGUAGES:
+            assert f"translate:{language}: 21 done, 0 failed" in result.output
+            stored = {(t.competition, t.field): t for t in store.translations(language=language)}
+            assert len(stored) == 21
+            for text_id, text in texts.items():
+                translation = stored[text["competition"], field_of[text["kind"]]]
+                kind = plan.kinds[language, text_id]
+                where = f"{language} {text_id} ({kind})"
+                if kind == "always broken":
+                    assert translation.flagged and translation.attempts == 3, where
+                    continue
+                assert translation.text == plan.final(language, text_id), where
+                assert not translation.flagged, (where, [c.line() for c in translation.checks if not c.passed])
+                assert translation.attempts == (2 if kind == "broken first" else 1), where
+    # Each broken first answer was sent back once, with its failures in the prompt; nothing was asked a fourth time.
+    retried = {(language, text_id) for language, text_id, attempt in model.asked if attempt == 2}
+    assert retried == {key for key, kind in plan.kinds.items() if kind in ("broken first", "always broken")}
+    assert max(attempt for _, _, attempt in model.asked) == 3
+    # The annotators' sheets mark exactly the texts that are still broken.
+    ids = {f"{text['competition']}/{field_of[text['kind']]}/{language}": (language, text_id)
+           for language in natural.LANGUAGES for text_id, text in texts.items()}
+    marked = {ids[item] for _, item in flagged_rows(project) if item in ids}
+    assert marked == {key for key, kind in plan.kinds.items() if kind == "always broken"}
