@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from curation.checks import tags
 from curation.checks.alignment import Link, align, reordered
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, vectors
-from curation.checks.masking import PLACEHOLDER
+from curation.checks.masking import PLACEHOLDER, mask_identifiers
+from curation.checks.numbers import NUMBER
 from curation.checks.prose import prose
 from curation.checks.segments import blocks, sentences
 from curation.languages import parse_language
@@ -100,6 +101,7 @@ class Unit:
     block: int = 0  # the paragraph or list item it belongs to
     own_block: bool = False  # its block is a list item, heading or table row (not running text)
     size: int = 0  # characters of prose: identifiers and numbers, which both sides share, do not count
+    anchors: frozenset[str] = frozenset()  # identifiers, names and numbers it holds, which a translation keeps as is
 
 
 def units(text: str, names: Iterable[str] = ()) -> list[Unit]:
@@ -110,9 +112,10 @@ def units(text: str, names: Iterable[str] = ()) -> list[Unit]:
         plain = " ".join(_BULLET.sub("", sentence.text).replace("`", "").split())
         if any(char.isalpha() for char in plain):
             block = layout[sentence.block]
-            size = _size(sentence.text, names)
+            anchors = frozenset(mask_identifiers(sentence.text, tuple(names)).spans) | frozenset(
+                NUMBER.findall(prose(sentence.text, names)))
             found.append(Unit(sentence.line, sentence.text, plain, block.paragraph * 1000 + sentence.block,
-                              block.kind != "text", size))
+                              block.kind != "text", _size(sentence.text, names), anchors))
     return found
 
 
@@ -138,6 +141,16 @@ def _without_each_clause(plain: str) -> tuple[list[str], list[str]]:
         return [], []
     chosen = [(i, part) for i, part in enumerate(parts) if _worth_testing(part)]
     return [part for _, part in chosen], [" ".join(parts[:i] + parts[i + 1:]) for i, _ in chosen]
+
+
+def english_side(source: str, language: str, names: Iterable[str] = ()) -> list[str]:
+    """What the check embeds of an English text for a language's encoder: its units, each two adjacent units glued,
+    and (USE) each unit without each clause. A run embeds them once for every language and retry."""
+    plain = [unit.plain for unit in units(source, names)]
+    wanted = plain + [f"{a} {b}" for a, b in zip(plain, plain[1:])]
+    if encoder_name(language) == "use":
+        wanted += [rest for unit in plain for rest in _without_each_clause(unit)[1]]
+    return wanted
 
 
 class _Texts:
@@ -199,7 +212,9 @@ def _absorbing(texts: _Texts, index: int, translated: bool, links: Sequence[Link
     """The link next to the unpaired unit `index` (among `hosts`, by default every link) of which it is the other half
     (a split or merge), or None when it is content of its own (added) or missing (omitted): gluing it on brings the
     link closer (embedding gain) and makes the link's and the text's length ratios fit better (an invented or a
-    missing sentence leaves one side long). A sentence never joins another list item: translators keep items whole."""
+    missing sentence leaves one side long); or it carries identifiers or numbers of the partner that the rest of its
+    own side lacks (a split moves them with the half they belong to). A sentence never joins another list item:
+    translators keep items whole."""
     side = texts.translated if translated else texts.english
     lone = side[index]
     for link in hosts if hosts is not None else links:
@@ -208,6 +223,11 @@ def _absorbing(texts: _Texts, index: int, translated: bool, links: Sequence[Link
             continue
         if (lone.own_block or side[own[0]].own_block) and lone.block not in {side[i].block for i in own}:
             continue
+        other_side = texts.english if translated else texts.translated
+        theirs_anchors = frozenset().union(*(other_side[i].anchors for i in theirs))
+        own_anchors = frozenset().union(*(side[i].anchors for i in own))
+        if lone.anchors and lone.anchors <= theirs_anchors and not lone.anchors <= own_anchors:
+            return link  # it carries the partner's identifiers or numbers the rest of its side lacks: a piece of it
         glued = tuple(sorted((*own, index)))
         partner = texts.vector(not translated, theirs)
         gain = float(texts.vector(translated, glued) @ partner) - float(texts.vector(translated, own) @ partner)

@@ -88,7 +88,7 @@ def check_language(translation: str, language: str, settings: Settings, names: I
             if target.code == "ja" and not has_kana(own) and is_long(own):
                 return _fail("language", f"{where} has no kana: Chinese, not Japanese")
             continue  # otherwise the characters have told all lingua could
-        scores = confidences(own, candidates)
+        scores = _without_impossible(confidences(own, candidates), own, target.code)
         best = max(scores, key=scores.get)
         mine = scores[target.code]
         if is_long(own):
@@ -115,13 +115,32 @@ def check_language(translation: str, language: str, settings: Settings, names: I
         if mine < settings.translate.min_confidence:
             return _fail("language", f"the text reads more as {language_name(rival)} than as {target.english} "
                                      f"({target.english} {mine:.2f} of the two, minimum {settings.translate.min_confidence})")
-    if not seen and any(char.isalpha() for char in prose(source, names)) and not is_acronym(text):
+    if not seen and any(char.isalpha() for char in prose(source, names)) and not is_acronym(translation):
         return _fail("language", f"no text in the {target.script} script to read as {target.english}")
     if checked:
         detail = f"{checked} of {seen} sentence(s) identified as {target.english}, lowest confidence {lowest:.2f}"
     else:
         detail = f"{seen} short sentence(s), none with signs of another language"
     return CheckResult(name="language", passed=True, detail=detail)
+
+
+def _without_impossible(scores: dict[str, float], sentence: str, target: str) -> dict[str, float]:
+    """Lingua's scores without the rivals the sentence cannot be in: it has a letter of the target's alphabet that the
+    rival's lacks ("қ" or "ү" in a Kazakh sentence full of Russian loans is not Russian; "ў" is not Russian), or the
+    target's lexicon asks for a word of the rival as evidence and there is none."""
+    words_ = lexicon(target)
+    own = {char for char in sentence.casefold() if char in words_.alphabet}
+    tokens = {word.casefold() for word in words(sentence)}
+    kept = {}
+    for code, score in scores.items():
+        alphabet = lexicon(code).alphabet if code != target else frozenset()
+        if alphabet and own - alphabet and all(char.isalpha() for char in own - alphabet):
+            continue
+        if code in words_.needs_evidence and not tokens & words_.evidence_words.get(code, frozenset()):
+            continue
+        kept[code] = score
+    total = sum(kept.values()) or 1.0
+    return {code: score / total for code, score in kept.items()}
 
 
 def language_name(code: str) -> str:

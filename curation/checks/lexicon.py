@@ -31,6 +31,8 @@ class Lexicon:
     spelling_note: str = ""
     native_ending: re.Pattern[str] | None = None
     neighbour_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    needs_evidence: frozenset[str] = frozenset()  # neighbours lingua alone may not name
+    evidence_words: dict[str, frozenset[str]] = field(default_factory=dict)  # ... and the words that let it
     one_word_terms: frozenset[str] = frozenset()  # English only
     function_words: frozenset[str] = frozenset()  # English only
 
@@ -53,6 +55,8 @@ def lexicon(code: str) -> Lexicon:
         spelling_note=data.get("spelling_note", ""),
         native_ending=re.compile(data["native_ending"]) if data.get("native_ending") else None,
         neighbour_words={language: frozenset(words) for language, words in data.get("neighbour_words", {}).items()},
+        needs_evidence=frozenset(data.get("needs_evidence", ())),
+        evidence_words={language: frozenset(words) for language, words in data.get("evidence_words", {}).items()},
         one_word_terms=frozenset(data.get("one_word_terms", ())),
         function_words=frozenset(data.get("function_words", ())),
     )

@@ -16,6 +16,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
+from curation.checks.masking import mask_identifiers
 from curation.checks.prose import prose
 from curation.records import CheckResult
 
@@ -23,7 +24,7 @@ NAME = "numbers"
 
 # A number as the source writes it: 2011, 0.5, 1,000, 28x28, 05:00, 2011-01-20, 3-5. Only ASCII digits: a
 # number in other digits (١٢, １２) is a different string. Not part of a word or identifier (F1, v2).
-_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,:\-])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+)*)"
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.,:\-])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+)*)"
                      r"(?![0-9]|[.,:x\-][0-9])", re.ASCII)
 # Anything that may be a number written another way: digits of any script joined by one separator, a spaced
 # "x" (28 x 28) or a thin or plain space before a group of three (42 000).
@@ -32,7 +33,22 @@ _LOOKALIKE = re.compile(r"\d+(?:(?:[.,:x×хХ'’/\-年月]|\s[x×хХ]\s|[ \u0
 
 def numbers(text: str, names: Iterable[str] = ()) -> Counter[str]:
     """How often each number occurs in the prose of a text."""
-    return Counter(_NUMBER.findall(prose(text, names)))
+    return Counter(NUMBER.findall(prose(text, names)))
+
+
+def _numbers_with_amounts(text: str, names: Iterable[str] = ()) -> Counter[str]:
+    """How often each number occurs in a translation, counting those a translator wrote next to a unit: "0 to 100"
+    may come back as "0–100 %", which masking reads as an amount."""
+    masked = mask_identifiers(text, tuple(names))
+    amounts = [span for span in masked.spans if span[:1].isdigit()]
+    return numbers(text, names) + Counter(number for span in amounts for number in NUMBER.findall(span))
+
+
+def _with_range_ends(found: Counter[str]) -> Counter[str]:
+    """The numbers of a translation, and the ends of each range it writes with a hyphen ("0-100" for "0 to 100")."""
+    ends = Counter(part for value, count in found.items() if re.fullmatch(r"\d+-\d+", value)
+                   for part in value.split("-") for _ in range(count))
+    return found + ends
 
 
 def _digits(text: str) -> str:
@@ -52,7 +68,7 @@ def check_numbers(source: str, translation: str, names: Iterable[str] = ()) -> C
     """Every number of the source is in the translation, as written there, at least as often."""
     names = tuple(names)
     wanted = numbers(source, names)
-    found = numbers(translation, names)
+    found = _with_range_ends(_numbers_with_amounts(translation, names))
     translated = prose(translation, names)
     problems = []
     for value, count in wanted.items():

@@ -87,6 +87,12 @@ def _spellings(value: str) -> list[str]:
 def _count(text: str, value: str) -> int:
     # Boundaries only against Latin letters and digits: "`Age`" right after Arabic "و" or a CJK character is
     # still one occurrence, "Age" inside "Agent" is none.
+    amount = _AMOUNT.match(value)
+    if amount and amount["number"][0] not in "$€£" and amount["unit"][0].isalpha():
+        # A unit symbol may be written in the target's own letters ("32 кГц", "5 км", "10 千瓦时"): the number must
+        # come back as it is, followed by a unit.
+        number = re.escape(amount["number"])
+        return len(re.findall(rf"(?<![\d.,]){number}[ \u00a0\u202f]?(?=[^\W\d_])", text))
     total = 0
     for form in _spellings(value):
         before = (r"(?<![A-Za-z0-9_.,])" if form[0].isdigit() else r"(?<![A-Za-z0-9_])" if re.match(r"[A-Za-z_]", form)
@@ -157,6 +163,8 @@ def check_length(source: str, translation: str, language: str, settings: Setting
     problems = []
     if not translation.strip():
         problems.append("the translation is empty")
+    elif short and tags.is_acronym(translation):
+        pass  # "IoT", "SNS": a whole rendering of a tag, in any language
     elif short and source_prose:
         problem = tags.cut_short(source_prose, translated_prose, language)
         if problem:

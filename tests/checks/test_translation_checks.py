@@ -257,6 +257,7 @@ def test_a_tag_with_and_in_both_and_a_katakana_loanword_pass():
     assert failed("transport and logistics", "transport i logistyka", "pl") == {}
     assert failed("social media", "ソーシャル・メディア", "ja") == {}
     assert failed("social media", "SNS", "ja") == {}  # an acronym is a whole rendering
+    assert failed("internet of things", "IoT", "fr") == {}
 
 
 @pytest.mark.parametrize("text,language", [("prévision energy", "fr"), ("анализ medical images", "ru")])
@@ -289,3 +290,29 @@ FRESH_TAGS = {"urban planning": {"fr": "urbanisme", "ru": "градострои�
                                                    for language, text in items.items()])
 def test_fresh_translations_of_the_default_domains_pass(english, language, text):
     assert failed(english, text, language) == {}
+
+
+@pytest.mark.parametrize("source,text,language", [
+    ("Clips are sampled at 32 kHz.", "Записи оцифрованы с частотой 32 кГц.", "ru"),
+    ("About 7.3% of the stays are positive.", "Около 7.3 % пребываний положительны.", "ru"),
+    ("About 7.3% of the stays are positive.", "Konaklamaların yaklaşık %7.3'ü pozitiftir.", "tr"),
+    ("About 7.3% of the stays are positive.", "حوالي 7.3٪ من الإقامات إيجابية.", "ar"),
+    ("Values range from 0 to 100.", "Значения лежат в диапазоне 0-100.", "ru"),
+])
+def test_numbers_keep_their_digits_however_the_language_spaces_units(source, text, language):
+    assert not {"placeholders", "numbers"} & failed(source, text, language).keys()
+
+
+@pytest.mark.parametrize("source,text,language", [
+    ("Clips are sampled at 32 kHz.", "Записи оцифрованы с частотой 32,5 кГц.", "ru"),
+    ("About 7.3% of the stays are positive.", "Около 7,3 % пребываний положительны.", "ru"),
+    ("Values range from 0 to 100.", "Значения лежат в диапазоне 0-10.", "ru"),
+])
+def test_a_changed_digit_next_to_a_unit_is_still_caught(source, text, language):
+    assert {"placeholders", "numbers"} & failed(source, text, language).keys()
+
+
+def test_a_number_the_translator_wrote_next_to_a_unit_is_still_there():
+    # "in °C, -25 to 45" -> "от −25 до 45 °C": the 45 is now part of an amount, and still the English 45.
+    assert "numbers" not in failed("Air temperature, in °C, -25 to 45.", "Температура воздуха от -25 до 45 °C.", "ru")
+    assert "numbers" in failed("Air temperature, in °C, -25 to 45.", "Температура воздуха от -25 до 54 °C.", "ru")
