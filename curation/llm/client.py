@@ -14,10 +14,11 @@ from curation.excerpt import plural
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
 from curation.llm.batch_api import BatchAPI
-from curation.llm.batch_calls import BatchCalls
-from curation.llm.batching import Batcher
+from curation.llm.batch_calls import NoUsableAnswer, batch_reply
+from curation.llm.batching import Batcher, BatchUnanswered
 from curation.llm.call_progress import Progress
-from curation.llm.errors import BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed, MissingPrice
+from curation.llm.errors import (BatchPending, BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed,
+                                  MissingPrice)
 from curation.llm.limits import ProviderLimits, backoff
 from curation.llm.parameters import CallParameters, ParameterRefused
 from curation.llm.providers import Mode, Provider, open_provider, structured_mode
@@ -41,7 +42,7 @@ WITHOUT = {"max_tokens": "sending max_completion_tokens instead", "max_completio
 
 log = logging.getLogger(__name__)
 
-class LLM(BatchCalls):
+class LLM:
     """`async with LLM(settings, store, max_cost, stage) as llm: answer = await llm.ask(...)`.
 
     One instance per run: it holds the SDK clients, the per-provider limits, and the run's spend.
@@ -246,6 +247,29 @@ class LLM(BatchCalls):
                                      {"role": "user", "content": error.correction}]
 
         return self._answered(call, progress, price, reply, parsed)
+
+    async def _batch_call(self, call: LLMCall, provider: Provider, settings: ProviderSettings, messages: list[dict],
+                          schema: type[BaseModel] | None, price: Price | None, input_tokens: int,
+                          params: CallParameters) -> Answer:
+        """Like `_call`, with each request answered by a batch (curation/llm/batch_calls.py). A request its batch did
+        not answer is left pending (BatchPending) or, with batch_fallback = "online", asked online at once."""
+        progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic(), params=params)
+        refused = self._refused.setdefault(f"{call.provider}:{call.model}", set())  # learnt online this run
+        try:
+            reply, parsed = await batch_reply(self._batcher, provider, call, messages, schema, progress, refused,
+                                              self.settings.llm.validation_retries)
+        except BatchUnanswered as error:
+            if self.settings.llm.batch_fallback == "online":
+                log.warning("%s: %s; asking online instead (batch_fallback = online)", call.item, error.reason)
+                return await self._call(call, provider, settings, messages, schema, price, input_tokens, params)
+            self._log(call, progress, price, error=error.reason, batch=True)
+            self.failures += 1
+            raise BatchPending(call.item, call.role, error.reason) from None
+        except NoUsableAnswer as error:
+            self._log(call, progress, price, error=error.reason, batch=True)
+            self.failures += 1
+            raise LLMCallFailed(call.item, call.role, error.reason) from None
+        return self._answered(call, progress, price, reply, parsed, batch=True)
 
     def _answered(self, call: LLMCall, progress: Progress, price: Price | None, reply: Reply, parsed: Any,
                   batch: bool = False) -> Answer:

@@ -152,3 +152,24 @@ async def test_batch_answers_count_their_tokens_as_online_answers_do(llm_server,
     assert counted["batch"] == counted["online"]
     calls, tokens, logged = counted["batch"]
     assert calls == 3 and tokens == logged > 0
+
+
+async def test_an_answer_that_never_validates_fails_its_item_after_validation_retries_batches(llm_server, llm_settings,
+                                                                                              store):
+    def never_valid_for_titanic(request):
+        return {"wrong": 1} if "titanic" in request.messages[1]["content"] else by_slug(request)
+
+    llm_server.respond_with(never_valid_for_titanic)
+    settings = batch_settings(llm_settings)
+    tries = settings.llm.validation_retries + 1
+    async with LLM(settings, store, stage="example-tag") as llm:
+        summary = await run_stage(DomainStage(SLUGS), store, settings, llm)
+        failures = llm.failures
+
+    assert summary.done == 2 and not summary.left_pending and failures == 1
+    [(key, reason)] = summary.failed
+    assert key == "titanic" and reason.startswith(f"no usable answer after {tries} tries: ")
+    assert [n for _, _, n in llm_server.batches.created] == [3] + [1] * (tries - 1)
+    [call] = [c for c in store.llm_calls() if c.item == "titanic"]
+    assert call.attempts == tries and call.response is None and call.error in reason
+    assert call.cost_usd > 0  # the answers that came back are paid for, at the batch price, and logged
