@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from curation.config import Settings
-from curation.languages import parse_language
 from curation.llm.answer import Usage
 from curation.llm.dry_run import DryRunLLM
 from curation.llm.pricing import (BYTES_PER_TOKEN, TYPICAL_OUTPUT_TOKENS, estimate_input_tokens, estimated_cost,
@@ -71,16 +70,6 @@ class DryRun:
         return {"rows": [vars(row) for row in self.rows], "calls": self.calls, "cost_usd": self.cost_usd,
                 "estimated": sum(row.estimated for row in self.rows), "unpriced": sorted(self.unpriced),
                 "notes": self.notes}
-
-
-def first_translation_request(stage, field_name: str, text: str, feedback: str = "") -> list[dict]:
-    """The messages of a translation's first attempt of `text` (already masked) as `stage` renders them."""
-    from curation.stages.translate import KINDS
-
-    language = parse_language(stage.language)
-    return stage.prompt.render(english=language.english, native=language.native, kind=KINDS[field_name], text=text,
-                               failures=[], previous="", feedback=feedback, attempt=1,
-                               attempts=stage.settings.translate.max_attempts)
 
 
 async def _through(stage, items: list, llm: DryRunLLM) -> None:
@@ -175,7 +164,7 @@ async def _translate(store: Store, settings: Settings, stages: list, plan: DryRu
         for slug, name in estimate:
             text = TYPICAL_DESCRIPTION if name == "description" else TYPICAL_DOMAIN
             names = protected_names(store.competition(slug)) if slug else ()
-            messages = first_translation_request(stage, name, mask_identifiers(text, names).text)
+            messages = stage.first_request(name, mask_identifiers(text, names).text)
             usage = Usage(estimate_input_tokens(messages, None), translation_tokens_out(text))
             plan.count(settings, row, "translate", usage, True)
             if settings.models.qe:

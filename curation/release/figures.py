@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from curation.config import Settings
 from curation.records import ReviewStats
 from curation.review.statistics import review_statistics, rubric_statistics
 from curation.store import Store
@@ -97,23 +96,6 @@ def call_log_models(store: Store) -> dict[str, dict[str, int]]:
         if answered > 0:
             used.setdefault(line.role, Counter())[line.model] += answered
     return _non_empty(used)
-
-
-def reviewed_under_older_prompts(store: Store, settings: Settings, published: dict[str, set[str]]) -> dict[str, int]:
-    """Language -> published texts a person approved or wrote under an older prompt or model (the source language:
-    descriptions the rubric approved under an older describe, score or refine prompt or model)."""
-    # Imported here: it loads the translate stage and its checks (seconds), which a refused publish never needs.
-    from curation.stages.stale_reviewed import stale_reviewed, stale_reviewed_descriptions
-
-    counts = {}
-    for language, slugs in sorted(published.items()):
-        if language == settings.project.source_language:
-            kept = [d for d in stale_reviewed_descriptions(store, settings) if d.competition in slugs]
-        else:
-            kept = [t for t in stale_reviewed(store, settings, language) if t.competition in slugs]
-        if kept:
-            counts[language] = len(kept)
-    return counts
 
 
 def reviewer_overrides(store: Store, published: dict[str, set[str]]) -> dict[str, int]:

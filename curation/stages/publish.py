@@ -17,8 +17,8 @@ from curation.records import Release
 from curation.release.build import ReleaseFigures, build_release, release_rows
 from curation.release.card import CardError
 from curation.release.errors import PublishError
-from curation.release.figures import (call_log_models, models_and_prompts, review_figures,
-                                      reviewed_under_older_prompts, reviewer_overrides, rubric_figures)
+from curation.release.figures import (call_log_models, models_and_prompts, review_figures, reviewer_overrides,
+                                      rubric_figures)
 from curation.release.gates import Offender, find_offenders
 from curation.release.inputs import ReleaseInputs
 from curation.release.targets import Target, open_target
@@ -86,6 +86,9 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         raise PublishRefused([offender.line() for offender in offenders] + [
             "refused: every row is held back by the problems above; there is nothing to publish"])
     published_slugs = {language: {row["competition"] for row in language_rows} for language, language_rows in rows.items()}
+    # Imported here: it loads the translate stage and its checks (seconds), which a refused publish never needs.
+    from curation.stages.stale_reviewed import reviewed_under_older_prompts
+
     models, prompts = models_and_prompts(store, published_slugs, inputs.source_language)
     figures = ReleaseFigures(
         review=review_figures(store, [code for code in inputs.languages if code != inputs.source_language]),

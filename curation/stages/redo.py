@@ -54,15 +54,13 @@ class RedoPlan:
 
 def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
     """Translations the given TranslateStages would replace (not first translations, not review's requests)."""
-    from curation.dry_run import first_translation_request
-
     plan = RedoPlan("translate")
     for stage in stages:
         redo = [item for item in stage.plan(store, settings) if item.previous is not None and not item.requested]
         plan.counts[stage.language] = len(redo)
         for item in redo:
             masked = mask_identifiers(item.source_text, item.names).text
-            messages = first_translation_request(stage, item.field, masked, feedback=item.feedback or "")
+            messages = stage.first_request(item.field, masked, feedback=item.feedback or "")
             plan.add(settings, "translate", Usage(estimate_input_tokens(messages, None),
                                                   translation_tokens_out(item.source_text)))
     return plan

@@ -1,4 +1,5 @@
-"""Approved translations and descriptions that a changed prompt or model made stale: kept final, listed in status.
+"""Approved translations and descriptions that a changed prompt or model made stale: kept final, listed in status
+and counted in a release's manifest.
 
 They live here, with the stages, because telling which texts are stale takes the stage's own staleness rule
 (`TranslateStage.pending`, `DescribeStage.select`); curation/review/approval.py says which texts are approved.
@@ -33,6 +34,21 @@ def stale_reviewed_descriptions(store: Store, settings: Settings) -> list[Descri
         return []  # the prompt file is broken: `curate describe` says so
     stage.select(store)
     return stage.pinned
+
+
+def reviewed_under_older_prompts(store: Store, settings: Settings, published: dict[str, set[str]]) -> dict[str, int]:
+    """Language -> published texts a person approved or wrote under an older prompt or model (the source language:
+    descriptions the rubric approved under an older describe, score or refine prompt or model), for the release's
+    manifest."""
+    counts = {}
+    for language, slugs in sorted(published.items()):
+        if language == settings.project.source_language:
+            kept = [d for d in stale_reviewed_descriptions(store, settings) if d.competition in slugs]
+        else:
+            kept = [t for t in stale_reviewed(store, settings, language) if t.competition in slugs]
+        if kept:
+            counts[language] = len(kept)
+    return counts
 
 
 @register_section

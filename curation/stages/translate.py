@@ -228,6 +228,19 @@ class TranslateStage:
                     requested=bool(asked), previous=previous, expected=expected))
         return items
 
+    def _request_variables(self, field_name: str, text: str, feedback: str = "", failures: list[str] | None = None,
+                           previous: str = "", attempt: int = 1) -> dict:
+        """The translate prompt's variables for one attempt at `text` (identifiers already masked)."""
+        language = parse_language(self.language)
+        return dict(english=language.english, native=language.native, kind=KINDS[field_name], text=text,
+                    failures=failures or [], previous=previous, feedback=feedback, attempt=attempt,
+                    attempts=self.settings.translate.max_attempts)
+
+    def first_request(self, field_name: str, text: str, feedback: str = "") -> list[dict]:
+        """The messages of a translation's first attempt at `text` (already masked): what dry runs and the redo
+        estimate count."""
+        return self.prompt.render(**self._request_variables(field_name, text, feedback))
+
     async def run_one(self, item: TranslateItem, llm: LLM) -> TranslateResult:
         """Translate one field; identical requests in this run wait for the first one instead of asking again."""
         masked = mask_identifiers(item.source_text, item.names)
@@ -248,15 +261,13 @@ class TranslateStage:
         return TranslateResult(item=item, translation=translation)
 
     async def _translate(self, item: TranslateItem, llm: LLM) -> Outcome:
-        language = parse_language(item.language)
         masked = mask_identifiers(item.source_text, item.names)
         failures: list[str] = []
         previous = ""
         attempts = self.settings.translate.max_attempts
         for attempt in range(1, attempts + 1):
-            variables = dict(english=language.english, native=language.native, kind=KINDS[item.field],
-                             text=masked.text, failures=failures, previous=previous, feedback=item.feedback or "",
-                             attempt=attempt, attempts=attempts)
+            variables = self._request_variables(item.field, masked.text, item.feedback or "", failures, previous,
+                                                attempt)
             messages = self.prompt.render(**variables)
             answer = await llm.ask(role=ROLE, messages=messages, item=item.key, prompt_hash=self.prompt.hash)
             answered = _clean_answer(answer.text)

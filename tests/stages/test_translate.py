@@ -286,6 +286,32 @@ async def test_a_retranslate_request_gets_its_feedback_into_the_prompt(store, ll
     assert again.done == 0 and llm_server.count() == sent + 1
 
 
+async def test_the_request_dry_runs_and_redo_estimates_price_is_the_one_a_run_sends_first(store, llm_settings,
+                                                                                           llm_server):
+    # TranslateStage.first_request (once dry_run.first_translation_request, rendered apart from the run) feeds
+    # `--dry-run`'s estimates for texts not written yet and the cost the redo confirmation states.
+    add_competition(store, "houses")
+    llm_server.respond_with(Translator())
+    await translate(store, llm_settings)
+    feedback = "Use «кошт» for price, not «цана»."
+    store.add_request("retranslate", "houses", feedback, field="description", language="be")
+    await translate(store, llm_settings)
+
+    stage = TranslateStage(llm_settings, "be")
+    sources = {"description": SOURCES["house_description"], "data_card": SOURCES["titanic_data_card"],
+               "domain": "real estate"}
+    sent = translate_requests(llm_server)
+    compared = 0
+    for field, source in sources.items():
+        masked = mask_identifiers(source, () if field == "domain" else names_of(store, "houses")).text
+        for request in [r for r in sent if text_to_translate(r.user_text) == masked]:
+            asked = feedback if feedback in request.user_text else ""
+            system, user = stage.first_request(field, masked, feedback=asked)
+            assert (request.system_text, request.user_text) == (system["content"], user["content"])
+            compared += 1
+    assert compared == len(sent) == 4  # three fields, and the description again with its feedback
+
+
 async def test_texts_not_written_yet_wait_and_english_is_never_sent(store, llm_settings, llm_server):
     add_competition(store, "houses", description=None, domain=None)
     llm_server.respond_with(Translator())
