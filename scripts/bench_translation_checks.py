@@ -3,7 +3,7 @@
 Calibration (the checks were tuned on it): the seeded-error suite (tests/checks/seeded/), the hand-written sentences
 (tests/checks/sentences.json) and the natural calibration sets (tests/checks/natural/calibration/: the sample
 project's texts, correct translations phrased as translators phrase them, hand-written broken ones; and
-calibration_extra/: more texts in the held-out set's style).
+calibration_extra/ and calibration_hard/: more texts in the held-out set's style).
 Held-out (never tuned on): tests/checks/natural/heldout/, written by a helper that never saw the checks.
 
 For each side it prints the catch rate per defect class x language (a broken text counts as caught when any check
@@ -59,7 +59,7 @@ def calibration() -> list[Text]:
     data = json.loads((ROOT / "tests" / "checks" / "sentences.json").read_text(encoding="utf-8"))
     texts += [Text("sentences", language, key, data["sources"][key], text, tuple(data["names"]), None)
               for language, items in data["translations"].items() for key, text in items.items()]
-    return texts + natural_texts("calibration") + natural_texts("calibration_extra")
+    return texts + natural_texts("calibration") + natural_texts("calibration_extra") + natural_texts("calibration_hard")
 
 
 def natural_texts(name: str) -> list[Text]:

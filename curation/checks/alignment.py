@@ -64,13 +64,15 @@ def align(pair, merge, split, cut: float, gain: float) -> list[Link]:
     return links[::-1]
 
 
-def reordered(links: list[Link], pair, cut: float) -> list[Link]:
-    """Units left unpaired on both sides that match each other pair up: a sentence the translator moved."""
+def reordered(links: list[Link], pair, cut: float, loose: float | None = None) -> list[Link]:
+    """Units left unpaired on both sides that match each other pair up: a sentence the translator moved, or one
+    rendered loosely — below the cut but above `loose`, when each is the other's best match in the whole text."""
     added = [link.t[0] for link in links if not link.s]
     omitted = [link.s[0] for link in links if not link.t]
     matched: list[Link] = []
     for t, s in sorted(((t, s) for t in added for s in omitted), key=lambda ts: -pair[ts]):
-        if pair[t, s] >= cut and t in added and s in omitted:
+        mutual = loose is not None and pair[t, s] >= loose and pair[t].argmax() == s and pair[:, s].argmax() == t
+        if (pair[t, s] >= cut or mutual) and t in added and s in omitted:
             added.remove(t)
             omitted.remove(s)
             matched.append(Link((t,), (s,), float(pair[t, s])))

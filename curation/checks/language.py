@@ -66,6 +66,7 @@ def check_language(translation: str, language: str, settings: Settings, names: I
     """Each sentence reads as the target language, against every neighbour written in its script."""
     target = parse_language(language)
     candidates = rivals(target.code)
+    english_words = {word.casefold() for word in words(prose(source, names))}
     allowed = ALLOWED[target.script] if target.script != "Han" else ALLOWED["Japanese"]
     text = prose(translation, names)
     lowest = 1.0
@@ -76,6 +77,10 @@ def check_language(translation: str, language: str, settings: Settings, names: I
         # Digits tell lingua nothing; without them a sentence whose numbers changed is read from the cache.
         own = " ".join("".join(char if letter_script(char) in allowed or not (char.isalpha() or char.isdigit())
                                else " " for char in sentence).split())
+        if target.script == "Latin" and english_words:
+            # Words the English has ("ticket", "set", "test") say nothing of which Latin-script language the rest is.
+            kept = " ".join(word for word in own.split() if word.casefold().strip(".,;:()«»\"'") not in english_words)
+            own = kept if len(words(kept)) >= 3 else own
         if not any(char.isalpha() for char in own):
             continue
         seen += 1

@@ -6,7 +6,8 @@
 
 `calibration/` holds the sample project's texts: the checks are tuned on it, and the fake model of the
 end-to-end tests answers translate requests from it (`translations`). `calibration_extra/` adds texts in the style of
-the held-out set (units, percentages, clause-level defects), tuned on too. `heldout/` was written by helpers that
+the held-out set (units, percentages, clause-level defects), and `calibration_hard/` texts written to the held-out
+set's instructions (the boldest correct phrasings, the hardest defects), tuned on too. `heldout/` was written by helpers that
 never saw the checks; it only reports how they do on text they were not fitted to.
 """
 
@@ -18,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).parent
-SETS = ("calibration", "calibration_extra", "heldout")
+SETS = ("calibration", "calibration_extra", "calibration_hard", "heldout")
 LANGUAGES = ("ar", "be", "zh", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr")
 DEFECTS = ("added_content", "omission", "truncation", "language_confusion", "mixed_language", "english_echo",
            "wrong_script", "number_damaged", "number_dropped")
