@@ -68,6 +68,30 @@ def test_a_to_path_that_cannot_be_written_is_one_line(project, settings, store: 
     assert store.releases() == []
 
 
+@pytest.mark.parametrize("before", ["an empty folder", "a folder with v1.0.0"])
+def test_a_to_folder_that_cannot_be_written_is_one_line_and_exit_2(project, settings, store: Store, before):
+    seed_store(store, settings.project.languages, ["titanic"])
+    release = project / "dist" / "ml2b"
+    if before == "an empty folder":
+        release.mkdir(parents=True)
+    else:
+        assert curate("publish", "--version", "1.0.0", "--to", "dist/ml2b").exit_code == 0
+    listed = sorted(path.relative_to(release) for path in release.rglob("*"))
+    undo = unwritable(release)
+    try:
+        result = curate("publish", "--version", "1.1.0", "--to", "dist/ml2b")
+    finally:
+        undo()
+
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("dist/ml2b: ") and "give --to a folder you can write to" in lines[0]
+    assert lines[1] == "nothing was published; dist/ml2b is unchanged"
+    assert sorted(path.relative_to(release) for path in release.rglob("*")) == listed
+    assert [release.version for release in store.releases()] == ([] if before == "an empty folder" else ["1.0.0"])
+    assert curate("publish", "--version", "1.1.0", "--to", "dist/ml2b").exit_code == 0  # writable again
+
+
 @pytest.mark.parametrize("command", [["translate"], ["review", "push"], ["review", "pull"], ["merge"], ["status"], ["run"]])
 def test_an_empty_language_selection_is_a_usage_error(project, command):
     result = curate(*command, "--lang", "")

@@ -16,3 +16,14 @@ class PublishError(Exception):
         self.target_changed = target_changed
         self.state = state
         self.exit_code = exit_code  # 2: the target itself is unusable (a path that cannot be written)
+
+
+class TargetBusy(PublishError):
+    """Another command is publishing to the same target, or published there while this release was being built.
+
+    The message is the whole story (nothing was published by this command, and what to do): no state line follows,
+    since the target may be changing under the other command.
+    """
+
+    def __init__(self, message: str):
+        super().__init__(message, exit_code=2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, get_session, hf_hub_url
@@ -51,6 +52,10 @@ class HubTarget:
             return json.loads(response.content.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
             return None
+
+    def lock(self) -> AbstractContextManager[None]:
+        # The Hub offers no lock; publish re-reads the tags right before committing, which narrows the window only.
+        return nullcontext()
 
     def publish(self, folder: Path, version: Version, message: str) -> str:
         api = self._api()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
@@ -23,6 +24,10 @@ class Target(Protocol):
 
     def read_manifest(self, version: Version) -> dict | None:
         """manifest.json of a published version, or None when the target cannot tell."""
+
+    def lock(self) -> AbstractContextManager[None]:
+        """Hold the target for this command while it checks the versions and publishes; TargetBusy when another
+        command holds it."""
 
     def publish(self, folder: Path, version: Version, message: str) -> str:
         """Make `folder` the target's new content as one commit tagged version.tag; return the commit id."""

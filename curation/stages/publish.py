@@ -16,7 +16,7 @@ from curation.config import Settings
 from curation.records import Release
 from curation.release.build import ReleaseFigures, build_release, release_rows
 from curation.release.card import CardError
-from curation.release.errors import PublishError
+from curation.release.errors import PublishError, TargetBusy
 from curation.release.figures import (call_log_models, models_and_prompts, review_figures, reviewer_overrides,
                                       rubric_figures)
 from curation.release.gates import Offender, find_offenders
@@ -69,6 +69,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         raise PublishRefused([f"{to}: version {release_version} was published there on "
                               f"{recorded[str(release_version)].date} (commit {recorded[str(release_version)].commit[:12]}); "
                               "releases are never overwritten, publish a new version"])
+    _refuse_going_back(to, release_version, published + [parse_version(known) for known in recorded])
 
     inputs = ReleaseInputs.from_store(store, settings)
     if not inputs.competitions:
@@ -107,9 +108,15 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
                                      previous_manifest=previous_manifest, previous_version=previous,
                                      load_path=target.load_path,
                                      on_hub=to.startswith("hf:"))
-            commit = target.publish(folder, release_version, _commit_message(settings, release_version, offenders))
+            with target.lock():
+                # Another command may have published while this release was built (its card and changes would be
+                # stale): refuse, so that what it published stays as it is.
+                _refuse_if_published_meanwhile(to, published, target.versions())
+                commit = target.publish(folder, release_version, _commit_message(settings, release_version, offenders))
         except CardError as error:
             raise PublishRefused([str(error), f"nothing was published; {to} is unchanged"]) from None
+        except TargetBusy as busy:
+            raise PublishRefused([str(busy)], exit_code=busy.exit_code) from None
         except PublishError as error:
             if error.state:
                 state = [error.state]
@@ -123,6 +130,26 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
     return PublishReport(release=release, tag=release_version.tag,
                          previous_version=str(previous) if previous else None, changes=manifest["changes"],
                          held_back=offenders, without_grading=manifest["grading"]["without_grading"])
+
+
+def _refuse_going_back(to: str, version: Version, known: list[Version]) -> None:
+    # A release after a newer one would move the target's branch (and `main` on the Hub) back to older content.
+    newest = max(known, default=None)
+    if newest is not None and version < newest:
+        raise PublishRefused([f"{to}: version {version} is below the newest release there, {newest.tag}; releases "
+                              f"only move forward, publish a version above {newest}"])
+
+
+def _refuse_if_published_meanwhile(to: str, before: list[Version], now: list[Version]) -> None:
+    added, removed = sorted(set(now) - set(before)), sorted(set(before) - set(now))
+    if not added and not removed:
+        return
+    changed = added or removed
+    what = (f"{', '.join(version.tag for version in changed)} {'was' if len(changed) == 1 else 'were'} "
+            f"{'published there' if added else 'removed from it'}")
+    above = f" with a version above {max(now)}" if now else ""
+    raise TargetBusy(f"{to}: {what} while this release was being built, so this command published nothing; check "
+                     f"`curate releases` and publish again{above}")
 
 
 def _token(settings: Settings) -> str | None:
