@@ -5,10 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from curation.config import Settings
+from curation.plain_text import formula_start, metadata_problems
 from curation.records import FIELDS
+from curation.release.harness import harness_path
 from curation.release.inputs import ReleaseInputs
 
 ALL_LANGUAGES = "*"
+# Where an English text that cannot be published as it is gets fixed.
+SOURCE_FIXES = {"description": "write description.md in the competition folder (it takes precedence over the "
+                               "inferred one) and run `curate ingest`",
+                "data_card": "edit data_card.md in the competition folder and run `curate ingest`",
+                "domain": "tag it again (`curate tag --force`) or merge a corrected English domain"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,10 @@ def find_offenders(inputs: ReleaseInputs, settings: Settings) -> list[Offender]:
         elif score is not None and score < minimum:
             offenders.append(Offender(ALL_LANGUAGES, slug, "description", f"rubric score {score} is below "
                                       f"publish.min_rubric_score {minimum}; revise the description and review it again"))
+        for name, problem in metadata_problems(competition):
+            # Stored before ingest refused such metadata; ingest names the file, the store only where it came from.
+            offenders.append(Offender(ALL_LANGUAGES, slug, name, f"{problem}; fix it in "
+                                      f"{competition.source or 'its competition.yaml'} and run `curate ingest`"))
         if slug in redescribe:
             offenders.append(Offender(ALL_LANGUAGES, slug, "description", "reviewers asked for a new description "
                                       "that is still open; run `curate describe`, then translate, review and merge"))
@@ -77,6 +88,13 @@ def _text_offenders(inputs, language, competition, name, source, open_redo) -> l
     elif not final.checks_passed:
         found.append(Offender(language, slug, name, "the final text fails the translation checks; correct it in the "
                               f"review sheet and run `curate merge --lang {language}`"))
+    start = formula_start(final.text)
+    if start:
+        # The harness must read the text as reviewed, so the CSV cannot escape it: the text itself has to change.
+        fix = (SOURCE_FIXES[name] if language == source else
+               f"correct it in the review sheet and run `curate merge --lang {language}`")
+        found.append(Offender(language, slug, name, f"starts with {start!r}, so a spreadsheet opening "
+                              f"{harness_path(language)} would run it as a formula; {fix}"))
     if (language, slug, name) in open_redo:
         found.append(Offender(language, slug, name, "a retranslation the reviewers asked for (a NO verdict) is still "
                               f"open; run `curate translate --lang {language}`, review and merge"))

@@ -26,6 +26,7 @@ import yaml
 from pydantic import ValidationError
 
 from curation.config import IngestSettings
+from curation.plain_text import metadata_problems
 from curation.records import DATA_TYPES, Competition, IngestedCompetition, Notebook, Problem
 from curation.sources import RejectedCompetition, SourceItem, shown_path
 from curation.sources.notebooks import NOTEBOOK_SUFFIXES, SCRIPT_SUFFIXES, NotebookError, extract
@@ -164,6 +165,13 @@ class CompetitionFolders:
                     message = f"unknown data type {folder.fields.get('data_type')!r}; use one of: {', '.join(DATA_TYPES)}"
                 self._problem(folder, file, f"field '{where}': {message}")
             return RejectedCompetition(competition=folder.slug, reason=f"{self._shown(file)}: {folder.problems[0].message}",
+                                       problems=folder.problems)
+        unsafe = metadata_problems(competition)
+        if unsafe:
+            for name, message in unsafe:
+                self._problem(folder, file, f"field '{name}': {message}")
+            return RejectedCompetition(competition=folder.slug, reason=f"{self._shown(file)}: {folder.problems[0].message}"
+                                       + (f" (+{len(unsafe) - 1} more)" if len(unsafe) > 1 else ""),
                                        problems=folder.problems)
         if texts["data_card"] is None:
             self._problem(folder, folder.path / "data_card.md", "missing; write the data card (what the files and columns hold)")

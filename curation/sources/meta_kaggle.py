@@ -40,6 +40,7 @@ from pydantic import ValidationError
 
 from curation.config import IngestSettings
 from curation.excerpt import plural
+from curation.plain_text import metadata_problems
 from curation.records import Competition, IngestedCompetition, Notebook, Problem
 from curation.sources import RejectedCompetition, SourceError, SourceItem, shown_path
 from curation.sources.notebooks import NotebookError, extract
@@ -319,6 +320,12 @@ class MetaKaggleDump:
             message = f"competition {competition_id} ({first.slug!r}) cannot be read: {str(error).splitlines()[0]}"
             problem = self._problem(self.root / "Competitions.csv", message, first.slug)
             return RejectedCompetition(competition=first.slug, reason=message, problems=[problem])
+        unsafe = metadata_problems(competition)
+        if unsafe:
+            problems = [self._problem(self.root / "Competitions.csv", f"competition {competition_id} ({first.slug!r}): "
+                                      f"{'Title' if name == 'comp_name' else name} {message} (in that row)", first.slug)
+                        for name, message in unsafe]
+            return RejectedCompetition(competition=first.slug, reason=problems[0].message, problems=problems)
         notebooks, problems = [], []
         for candidate in candidates:
             if len(notebooks) >= self.top:
