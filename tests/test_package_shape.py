@@ -135,8 +135,7 @@ def describe_cycle(graph: dict[str, dict[str, tuple[int, str]]], group: list[str
 # __init__). Within a layer imports may go one way between two packages (test_no_two_packages_import_each_other).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what every layer speaks in: settings, languages, records, the store, prompt files, plain-text rules, the status
-    # registry (which
-    # loads the stages' and review's sections by name at run time, not by import)
+    # registry (which loads the stages' and review's sections by name at run time, not by import)
     ("foundations", ("curation", "curation.config", "curation.model_settings", "curation.languages",
                      "curation.records", "curation.store", "curation.fingerprint", "curation.excerpt",
                      "curation.project_paths", "curation.prompts", "curation.status", "curation.plain_text")),
