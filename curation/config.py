@@ -121,6 +121,9 @@ class LLMSettings(Strict):
     # What happens to requests a batch did not answer (per-request error, expired, cancelled): "pending" leaves
     # their items for the next run, "online" asks them at once through the ordinary API.
     batch_fallback: Literal["pending", "online"] = "pending"
+    # How often a command looks again at a request another command over the same store is sending (it waits for that
+    # answer instead of paying for it twice; see curation/llm/claims.py).
+    claim_poll_seconds: float = Field(default=0.5, gt=0)
 
 
 class DescribeSettings(Strict):

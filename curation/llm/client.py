@@ -17,6 +17,7 @@ from curation.llm.batch_api import BatchAPI
 from curation.llm.batch_calls import NoUsableAnswer, batch_reply
 from curation.llm.batching import Batcher, BatchUnanswered
 from curation.llm.call_progress import Progress
+from curation.llm.claims import RequestClaims
 from curation.llm.errors import (BatchPending, BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed,
                                   MissingPrice)
 from curation.llm.limits import ProviderLimits, backoff
@@ -71,6 +72,7 @@ class LLM:
         # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
         self.batch_mode = settings.llm.mode == "batch"
         self._batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api)
+        self._claims = RequestClaims(store, settings.llm.claim_poll_seconds)  # across processes (_underway: this one)
 
     async def __aenter__(self) -> "LLM":
         return self
@@ -83,6 +85,7 @@ class LLM:
         providers, self._providers = list(self._providers.values()), {}
         for provider in providers:
             await provider.close()
+        await self._claims.close()
 
     # -- the one call stages make ------------------------------------------------------------------
 
@@ -106,17 +109,28 @@ class LLM:
 
         if name in self._unreachable:
             raise self._unreachable[name]  # another call found the server down: do not wait for it again
-        price = self.settings.prices.get(f"{name}:{model}")
-        input_tokens = estimate_input_tokens(messages, schema_json)
-        worst_case = await self._reserve_budget(name, model, price, input_tokens, params.max_output_tokens)
         self._underway[request_hash] = finished = asyncio.Event()
+        claimed, worst_case = False, 0.0
         try:
+            # Another process sending this very request: wait for it to let go, then take its answer from the cache
+            # (looked up once the claim is ours: it may have landed since the look above). A claim whose process
+            # died is taken over; a failed call leaves no answer, so this one asks itself.
+            while (holder := self._claims.take(request_hash)) is not None:
+                await self._claims.wait(holder)
+            claimed = True
+            if (hit := self._from_cache(call, schema)) is not None:
+                return hit
+            price = self.settings.prices.get(f"{name}:{model}")
+            input_tokens = estimate_input_tokens(messages, schema_json)
+            worst_case = await self._reserve_budget(name, model, price, input_tokens, params.max_output_tokens)
             provider = self._provider(name, provider_settings)
             if self.batch_mode:
                 return await self._batch_call(call, provider, provider_settings, messages, schema, price, input_tokens,
                                               params)
             return await self._call(call, provider, provider_settings, messages, schema, price, input_tokens, params)
         finally:
+            if claimed:
+                self._claims.release(request_hash)  # after the answer or failure is logged: a waiter reads it next
             del self._underway[request_hash]
             finished.set()
             if worst_case:

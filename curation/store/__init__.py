@@ -3,8 +3,8 @@
 WAL mode, numbered migrations, and one transaction per finished item: a process killed at any point
 leaves the store as it was after the last finished item.
 
-Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, batches, describe,
-translate, merge, review, releases) as a mixin that `Store` puts together here. Each stage's migrations in
+Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, llm_claims,
+batches, describe, translate, merge, review, releases) as a mixin that `Store` puts together here. Each stage's migrations in
 `curation/store/migrations.py` use their own range of version numbers (core 1-9, llm 10-19, describe/tag
 20-29, translate 30-39, review 40-49, publish 50-59, synthesize 60-69) so stages can land in any order.
 """
@@ -22,6 +22,7 @@ from curation.store.batches import BatchesMixin, BatchRequestRow, BatchRow
 from curation.store.core import CoreMixin
 from curation.store.describe import DescribeMixin
 from curation.store.llm_calls import LLMCallsMixin
+from curation.store.llm_claims import LLMClaimsMixin, RequestClaim
 from curation.store.merge import MergeMixin
 from curation.store.migrations import MIGRATIONS
 from curation.store.releases import ReleasesMixin
@@ -29,7 +30,8 @@ from curation.store.review import ReviewMixin
 from curation.store.synthesis import SynthesisMixin
 from curation.store.translate import TranslateMixin
 
-__all__ = ["MIGRATIONS", "BatchRow", "BatchRequestRow", "Store", "StoreError", "StoreWriteError", "cannot_write", "now"]
+__all__ = ["MIGRATIONS", "BatchRow", "BatchRequestRow", "RequestClaim", "Store", "StoreError", "StoreWriteError",
+           "cannot_write", "now"]
 
 # What a write to the store raises when the store cannot take it (read-only, disk full, locked).
 StoreWriteError = sqlite3.OperationalError
@@ -52,8 +54,8 @@ def cannot_write(path: Path, error: Exception) -> str:
     return f"{path}: the store cannot be written ({text}); {todo}; everything recorded before is kept"
 
 
-class Store(CoreMixin, LLMCallsMixin, BatchesMixin, DescribeMixin, TranslateMixin, MergeMixin, ReviewMixin,
-            ReleasesMixin, SynthesisMixin):
+class Store(CoreMixin, LLMCallsMixin, LLMClaimsMixin, BatchesMixin, DescribeMixin, TranslateMixin, MergeMixin,
+            ReviewMixin, ReleasesMixin, SynthesisMixin):
     """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
 
     def __init__(self, path: Path | str, root: Path | None = None):

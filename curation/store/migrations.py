@@ -199,6 +199,22 @@ MIGRATIONS.append((11, "llm_cache_writes", """
     """))
 
 
+# -- llm: claims on requests being sent (version 12), so that two processes never pay for the same request ----------
+MIGRATIONS.append((12, "llm_claims", """
+        -- One row per request being sent right now. Another process wanting the same answer waits until the row is
+        -- gone, then reads the answer from llm_calls; a row whose process died or whose lease ran out is taken over.
+        CREATE TABLE llm_claims (
+            request_hash TEXT PRIMARY KEY,  -- the cache key of the request
+            owner TEXT NOT NULL,            -- the LLM client holding it (a random token per client)
+            pid INTEGER NOT NULL,           -- its process
+            machine TEXT NOT NULL,          -- where that pid can be looked up (boot id and pid namespace, or host name)
+            started TEXT NOT NULL,          -- the process's start time ('' when unknown): a reused pid is not the holder
+            expires_at REAL NOT NULL,       -- unix time; renewed by the holder while the call is under way
+            claimed_at TEXT NOT NULL
+        );
+    """))
+
+
 MIGRATIONS.append((50, "releases", """
         CREATE TABLE releases (
             target TEXT NOT NULL,           -- as given to --to
