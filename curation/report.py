@@ -7,6 +7,7 @@ machine text and the fix, over the machine text's length), agreement between ann
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import matplotlib
@@ -18,6 +19,7 @@ from rapidfuzz.distance import Levenshtein  # noqa: E402
 from curation.config import Settings  # noqa: E402
 from curation.excerpt import plural  # noqa: E402
 from curation.languages import parse_language  # noqa: E402
+from curation.output_folders import cannot_write, write_whole  # noqa: E402
 from curation.records import FIELDS, VERDICTS, ReviewStats, Verdict  # noqa: E402
 from curation.review.statistics import (  # noqa: E402
     judged_units,
@@ -79,8 +81,7 @@ def _plot_languages(path: Path, stats: dict[str, ReviewStats]) -> None:
     handles, labels = axis.get_legend_handles_labels()
     figure.legend(handles, labels, ncol=4, loc="lower center", frameon=False)
     figure.tight_layout(rect=(0, 0.35 / figure.get_figheight(), 1, 1))
-    figure.savefig(path, dpi=130)
-    plt.close(figure)
+    _save(figure, path)
 
 
 def _plot_fields(path: Path, by_field: dict[str, dict[str, dict[str, float]]]) -> None:
@@ -93,8 +94,7 @@ def _plot_fields(path: Path, by_field: dict[str, dict[str, dict[str, float]]]) -
     figure.legend(handles, labels, ncol=4, loc="lower center", frameon=False)
     figure.suptitle("Review verdicts per field")
     figure.tight_layout(rect=(0, 0.08, 1, 1))
-    figure.savefig(path, dpi=130)
-    plt.close(figure)
+    _save(figure, path)
 
 
 def _plot_fixes(path: Path, stats: dict[str, ReviewStats], rates: dict[str, list[float]]) -> None:
@@ -116,14 +116,30 @@ def _plot_fixes(path: Path, stats: dict[str, ReviewStats], rates: dict[str, list
     right.set_title("Character edit rate of fixes")
     left.invert_yaxis()
     figure.tight_layout()
-    figure.savefig(path, dpi=130)
-    plt.close(figure)
+    _save(figure, path)
+
+
+def _save(figure, path: Path) -> None:
+    image = io.BytesIO()
+    try:
+        figure.savefig(image, dpi=130, format="png")
+    finally:
+        plt.close(figure)
+    _write(path, image.getvalue())
+
+
+def _write(path: Path, data: bytes) -> None:
+    """A file of the report, written whole; a full or unwritable folder is a FolderError."""
+    try:
+        write_whole(path, data)
+    except OSError as error:
+        raise cannot_write(path, error, "paths.reports", "run `curate report` again") from None
 
 
 def write_report(store: Store, settings: Settings) -> Path:
-    """Write reports/review.md and its plots from the store; returns the markdown file's path."""
+    """Write reports/review.md and its plots from the store; returns the markdown file's path. Raises FolderError
+    when the reports folder cannot take them."""
     folder = settings.path("reports")
-    folder.mkdir(parents=True, exist_ok=True)
     languages = [code for code in settings.project.targets if store.translations(language=code) or store.verdicts(code)]
     reviews = {code: read_review(store, code) for code in languages}
     stats = {code: review.statistics() for code, review in reviews.items()}
@@ -178,5 +194,5 @@ def write_report(store: Store, settings: Settings) -> Path:
             shown = ", ".join(waiting[:MAX_OPEN_LINES]) + (f" and {len(waiting) - MAX_OPEN_LINES} more" if len(waiting) > MAX_OPEN_LINES else "")
             lines.append(f"- {code}: {plural(len(waiting), 'item')} without a usable verdict: {shown}")
     path = folder / "review.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return path

@@ -22,3 +22,27 @@ def unwritable(path: Path) -> Callable[[], None]:
     if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
         pytest.skip("running as root without chattr +i: no way to make a file unwritable")
     return lambda: subprocess.run(["chattr", "-i", str(path)], check=True) and None
+
+
+def unwritable_folder(folder: Path) -> Callable[[], None]:
+    """Make `folder` refuse new files, renames and deletions (its files stay readable); return the function that
+    undoes it. A normal user gets a read-only folder; root an immutable one (chattr +i), or the test is skipped."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        mode = folder.stat().st_mode
+        folder.chmod(0o555)
+        return lambda: folder.chmod(mode)
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("running as root without chattr +i: no way to make a folder unwritable")
+    return lambda: subprocess.run(["chattr", "-i", str(folder)], check=True) and None
+
+
+def disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file written from now on fails as on a full disk: flushing it to disk raises ENOSPC, after its bytes
+    went into the page cache (as a full disk with delayed allocation answers)."""
+    import errno
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)

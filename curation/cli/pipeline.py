@@ -93,6 +93,7 @@ class SheetPusher:
     def __init__(self, settings: Settings, texts_in: dict[str, str], languages: list[str] | None, backend):
         self.settings, self.texts_in, self.languages, self.backend = settings, texts_in, languages, backend
         self.pushed: list[tuple[str, object]] = []  # (language, PushReport or the error it raised)
+        self.stopped: Exception | None = None  # a folder that cannot take the workbooks: no language is pushed after it
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-push")
         self._store: Store | None = None
 
@@ -113,10 +114,13 @@ class SheetPusher:
 
     def _push(self, language: str) -> None:
         """One language's sheets; any problem is that language's, reported with the others at the end."""
+        from curation.output_folders import FolderError
         from curation.review.push import push
         from curation.review.sheet import ReviewError
         from curation.stages.runner import unexpected
 
+        if self.stopped is not None:
+            return
         try:
             if self._store is None:  # the thread's own connection: SQLite connections are not shared across threads
                 self._store = Store(self.settings.path("store"), root=self.settings.root)
@@ -125,13 +129,19 @@ class SheetPusher:
             self.pushed.append((language, push(self._store, self.settings, language, self.backend)))
         except ReviewError as error:  # one language's problem does not stop the others
             self.pushed.append((language, error))
+        except FolderError as error:  # but a full or unwritable folder would stop each of them the same way
+            self.stopped = error
         except Exception as error:  # noqa: BLE001 - nor does an odd one (a file that cannot be written)
             self.pushed.append((language, RuntimeError(f"{language}: {unexpected(error)}")))
 
     def report(self) -> bool:
-        """Print what was pushed, as `curate review push` does; whether every language was pushed."""
-        if not self.pushed:
+        """Print what was pushed, as `curate review push` does; whether every language was pushed. A folder that
+        could not take the workbooks ends the command as it ends `curate review push` (one line, exit 2)."""
+        if not self.pushed and self.stopped is None:
             say("nothing to review yet: no descriptions or translations in the store; run `curate run` first")
             return True
         order = {code: place for place, code in enumerate(self.settings.project.languages)}
-        return show_pushes(sorted(self.pushed, key=lambda pushed: order.get(pushed[0], len(order))), False)
+        shown = show_pushes(sorted(self.pushed, key=lambda pushed: order.get(pushed[0], len(order))), False)
+        if self.stopped is not None:
+            raise fail(str(self.stopped))
+        return shown

@@ -41,6 +41,7 @@ def review_push(
     config: ConfigOption = None,
 ) -> None:
     """Write review sheets: new and changed items only; rows an annotator filled are never touched."""
+    from curation.output_folders import FolderError
     from curation.review.backends import backend_for
     from curation.review.push import push
     from curation.review.sheet import ReviewError
@@ -50,6 +51,7 @@ def review_push(
         sheets = backend_for(settings, backend)
     except ReviewError as error:
         raise fail(str(error)) from None
+    stopped = None
     with open_store(settings) as store:
         languages = languages_from(lang, settings, include_source=True) if lang is not None else _with_items(store, settings)
         if not languages:
@@ -61,7 +63,13 @@ def review_push(
                 pushed.append((language, push(store, settings, language, sheets, annotator)))
             except ReviewError as error:  # one language's problem does not stop the others
                 pushed.append((language, error))
-    if not show_pushes(pushed, verbose):
+            except FolderError as error:  # a full or unwritable folder: the other languages' sheets go there too
+                stopped = error
+                break
+    shown = show_pushes(pushed, verbose)
+    if stopped is not None:
+        raise fail(str(stopped))
+    if not shown:
         raise typer.Exit(1)
 
 
@@ -131,6 +139,7 @@ def review_pull(
     config: ConfigOption = None,
 ) -> None:
     """Read verdicts and rubric scores back; report bad rows by tab and row; store the valid ones."""
+    from curation.output_folders import FolderError
     from curation.review.backends import backend_for
     from curation.review.pull import pull
     from curation.review.sheet import ReviewError
@@ -168,7 +177,7 @@ def review_pull(
                 problems += len(report.problems)
                 if verbose or len(languages) == 1 or report.verdicts or report.scores or report.problems:
                     say(_pulled_line(report))
-        except ReviewError as error:
+        except (ReviewError, FolderError) as error:
             raise fail(str(error)) from None
     if as_json:
         import json
@@ -234,9 +243,13 @@ def merge(lang: LangOption = None, verbose: VerboseOption = False, config: Confi
 @app.command()
 def report(config: ConfigOption = None) -> None:
     """Write the review report, review.md with PNG plots, under reports/ (paths.reports in curate.toml)."""
+    from curation.output_folders import FolderError
     from curation.report import write_report
 
     settings = settings_from(config)
     with open_store(settings) as store:
-        path = write_report(store, settings)
+        try:
+            path = write_report(store, settings)
+        except FolderError as error:
+            raise fail(str(error)) from None
     say(f"report written to {path}")

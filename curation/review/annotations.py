@@ -7,7 +7,7 @@ verdicts and rubric scores from them.
 from __future__ import annotations
 
 import csv
-import os
+import io
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from curation.output_folders import cannot_write, write_whole
 from curation.records import RubricScore, Verdict
 from curation.review.verdicts import parse_score
 from curation.store import Store
@@ -29,7 +30,6 @@ def _stamp() -> str:
 
 
 def _file_for(folder: Path, annotator: str, suffix: str = "") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
     base = f"{_stamp()}-{re.sub(r'[^A-Za-z0-9._@-]+', '_', annotator)}{suffix}"
     path, n = folder / f"{base}.csv", 2
     while path.exists():
@@ -37,30 +37,31 @@ def _file_for(folder: Path, annotator: str, suffix: str = "") -> Path:
     return path
 
 
-def _write(path: Path, columns: tuple[str, ...], rows: list[dict]) -> Path:
-    # Written beside and renamed, so a pull killed mid-write leaves no cut-off file for `review import` to trip
-    # on (the next pull writes the verdicts the store did not get).
-    partial = path.with_name(f".{path.name}.partial")
-    with partial.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(partial, path)
+def _write(folder: Path, annotator: str, suffix: str, columns: tuple[str, ...], rows: list[dict]) -> Path:
+    # Written whole (output_folders.py), so a pull killed mid-write leaves no cut-off file for `review import` to
+    # trip on (the next pull writes the verdicts the store did not get).
+    path = _file_for(folder, annotator, suffix)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    try:
+        write_whole(path, text.getvalue().encode("utf-8"))
+    except OSError as error:
+        raise cannot_write(path, error, "paths.annotations", "pull again (the sheets still hold the answers)") from None
     return path
 
 
 def write_verdicts(root: Path, language: str, annotator: str, verdicts: list[Verdict]) -> Path:
     """One file of one annotator's new verdicts."""
     rows = [{column: getattr(v, column) for column in VERDICT_COLUMNS} for v in verdicts]
-    return _write(_file_for(root / language, annotator), VERDICT_COLUMNS, rows)
+    return _write(root / language, annotator, "", VERDICT_COLUMNS, rows)
 
 
 def write_rubric(root: Path, language: str, annotator: str, scores: list[RubricScore]) -> Path:
     """One file of one annotator's new rubric scores."""
     rows = [{column: getattr(s, column) for column in RUBRIC_COLUMNS} for s in scores]
-    return _write(_file_for(root / language, annotator, "-rubric"), RUBRIC_COLUMNS, rows)
+    return _write(root / language, annotator, "-rubric", RUBRIC_COLUMNS, rows)
 
 
 @dataclass

@@ -10,9 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import os
 import re
-import tempfile
 import zipfile
 from copy import copy
 from pathlib import Path
@@ -31,6 +29,7 @@ from curation.review.layout import (
     column_letter,
     instructions,
 )
+from curation.output_folders import cannot_write, write_whole
 from curation.project_paths import resolved_path, stored_path
 from curation.review.headers import read_tab
 from curation.review.sheet import ReviewError, RowWrite, SheetContent, Target, parse_meta, safe_text
@@ -43,6 +42,10 @@ __all__ = ["XlsxBackend", "safe_text"]
 
 # The dropdown reaches this far below the last pushed row, so pasted rows still get it.
 SPARE_ROWS = 50
+# Where workbooks are written before they are renamed into place: beside the language folders, not in them.
+PARTIALS = ".partial"
+# What a push killed by earlier versions left: a temporary file named like mkstemp's, in the language folder.
+_OLD_TEMPORARY = re.compile(r"tmp[a-z0-9_]{8}\.xlsx")
 
 
 # openpyxl is imported where a workbook is opened or made, not with this module: importing it (and the numpy it
@@ -145,18 +148,18 @@ class XlsxBackend:
         for sheet in book.worksheets:
             if sheet.title != INSTRUCTIONS_TAB:
                 self._format(sheet, written.get(sheet.title, {}))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Save beside and rename, so a crash never leaves a half-written workbook an annotator may hold rows in.
-        handle, temporary = tempfile.mkstemp(suffix=".xlsx", dir=path.parent)
-        os.close(handle)
+        buffer = io.BytesIO()
+        book.save(buffer)
+        data = buffer.getvalue()
+        # Written whole or not at all, so a crash never leaves a half-written workbook an annotator may hold rows in;
+        # the partial file goes outside the language folders, which the curator sends out (output_folders.py).
+        scratch = path.parent.parent / PARTIALS
         try:
-            book.save(temporary)
-            stamp = _digest(Path(temporary).read_bytes())
-            os.replace(temporary, path)
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-        return stamp if as_read else None
+            _clear_old_temporaries(path.parent)
+            write_whole(path, data, scratch)
+        except OSError as error:
+            raise cannot_write(path, error, "paths.review_sheets", "push again", scratch) from None
+        return _digest(data) if as_read else None
 
     def _open(self, target: Target, ref: str, path: Path) -> tuple[openpyxl.Workbook, bool]:
         """The workbook to write to (a new one when there is none), and whether it is exactly what was last read of it
@@ -251,6 +254,14 @@ class XlsxBackend:
         # Annotators may still resize rows and columns to read long texts.
         sheet.protection.formatColumns = False
         sheet.protection.formatRows = False
+
+
+def _clear_old_temporaries(folder: Path) -> None:
+    """Remove what a push killed by an earlier version left among the workbooks: a temporary file that is not a
+    whole workbook (nothing an annotator could have written in)."""
+    for leftover in folder.glob("tmp*.xlsx"):
+        if _OLD_TEMPORARY.fullmatch(leftover.name) and not zipfile.is_zipfile(leftover):
+            leftover.unlink(missing_ok=True)
 
 
 def _row_height(sheet: Worksheet, row: int, columns) -> float:

@@ -11,6 +11,7 @@ batches, describe, translate, merge, review, releases) as a mixin that `Store` p
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -50,8 +51,26 @@ def cannot_write(path: Path, error: Exception) -> str:
     elif "locked" in text or "busy" in text:
         todo = "another curate command is writing it; wait for it to finish and rerun"
     else:
+        side = _unwritable_side_file(path)
+        if side is not None:
+            # SQLite's own files beside the store: the store itself may be writable, so name the one that is not.
+            return (f"{side}: the store's {SIDE_FILES[side.name[len(path.name):]]} file cannot be written ({text}); make "
+                    f"it writable by you (it belongs to {path.name}: do not delete it) and rerun; everything recorded "
+                    "before is kept")
         todo = "make the file and its folder writable by you and rerun"
     return f"{path}: the store cannot be written ({text}); {todo}; everything recorded before is kept"
+
+
+SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory", "-journal": "rollback journal"}
+
+
+def _unwritable_side_file(path: Path) -> Path | None:
+    """The first of SQLite's files beside the store that exists and cannot be written, when the store file and its
+    folder can be."""
+    if str(path) == ":memory:" or not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return None
+    return next((side for suffix in SIDE_FILES if (side := path.with_name(path.name + suffix)).exists()
+                 and not os.access(side, os.W_OK)), None)
 
 
 class Store(CoreMixin, LLMCallsMixin, LLMClaimsMixin, BatchesMixin, DescribeMixin, TranslateMixin, MergeMixin,
@@ -62,7 +81,11 @@ class Store(CoreMixin, LLMCallsMixin, LLMClaimsMixin, BatchesMixin, DescribeMixi
         self.path = Path(path)
         self.root = root  # the project root: stored paths are relative to it (see curation/project_paths.py)
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreError(f"{self.path.parent}: cannot create the store's folder ({error.strerror or error}); "
+                                 "set paths.store in curate.toml to a file in a folder you can write to") from None
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30, check_same_thread=False)
             self.db.row_factory = sqlite3.Row
@@ -70,6 +93,9 @@ class Store(CoreMixin, LLMCallsMixin, LLMClaimsMixin, BatchesMixin, DescribeMixi
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+        except sqlite3.OperationalError as error:
+            # Opening writes (migrations, recovering the log): a read-only, full or busy store is not a damaged one.
+            raise StoreError(cannot_write(self.path, error)) from None
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: cannot open the store ({error}); move the file aside and re-run, "
                              "or rebuild reviews with `curate review import annotations/`") from None
