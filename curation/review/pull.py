@@ -15,8 +15,9 @@ from pathlib import Path
 from curation.checks.masking import protected_names
 from curation.checks.translation import check_translation
 from curation.config import Settings
-from curation.records import FIELDS, PushedRow, RubricScore, Verdict
+from curation.records import PushedRow, RubricScore, Verdict
 from curation.review import annotations
+from curation.review.copied_tabs import Copy, answer_of, copy_lines, find_copies, ours
 from curation.review.explanations import refusal
 from curation.review.fixes import answered, own_fix
 from curation.review.items import parse_item_id
@@ -88,18 +89,22 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
     if sheet_language and sheet_language != language:
         report.problems.append(f"{name}: this sheet is for {sheet_language!r}, not {language!r}; pull it with --lang {sheet_language}")
         return
+    owner = content.meta.get("Annotator", "")
+    pushed_to: dict[str, dict[str, PushedRow]] = defaultdict(dict)
+    for row in store.pushed_rows(language):
+        pushed_to[row.annotator][row.key] = row
+    # Tabs of the curator's own (notes, the spreadsheet's first empty tab) hold no pushed item ids and are left alone.
+    copies = find_copies(content, pushed_to, owner)
     for tab, rows in content.tabs.items():
-        if tab == INSTRUCTIONS_TAB:
+        if tab == INSTRUCTIONS_TAB or not ours(tab):
             continue
         kind, _, tab_annotator = tab.partition(" - ")
-        if kind not in (*FIELDS, RUBRIC_TAB):
-            continue  # a tab of the curator's own (notes, the spreadsheet's first empty tab): not ours to read
-        annotator = tab_annotator or content.meta.get("Annotator", "")
+        annotator = tab_annotator or owner
         if not annotator:
             report.problems.append(f"{name}: cannot tell whose answers tab '{tab}' holds: the Instructions tab lost its "
                                    "Annotator row; restore it or pull the annotator's original file")
             continue
-        pushed = {row.key: row for row in store.pushed_rows(language, annotator)}
+        pushed = pushed_to.get(annotator, {})
         if not pushed:
             report.problems.append(f"{name}: nothing was pushed to {annotator!r} for {language}; check the Annotator row")
             continue
@@ -107,64 +112,96 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
         if tab in content.problems:
             report.problems.append(f"{where}: {content.problems[tab]}")
             continue
+        report.problems.extend(f"{where} {line}" for line in content.merged.get(tab, []))
         _read_tab(store, settings, language, annotator, kind, tab, rows, pushed, where, collected, report,
-                  sheet_ref=None if from_file else content.ref)
-    owner = content.meta.get("Annotator", "")
+                  sheet_ref=None if from_file else content.ref, copies=copies.get((annotator, tab), []), name=name)
     # A returned file may have been renamed or moved: it is known by its annotator; a pushed sheet by its reference.
     mine = (lambda row: row.annotator == owner) if from_file else (lambda row: row.sheet == content.ref)
-    expected = {row.tab for row in store.pushed_rows(language) if mine(row)}
-    for tab in sorted(expected - set(content.tabs)):
+    expected = {(row.tab, row.annotator) for row in store.pushed_rows(language) if mine(row)}
+    for tab, annotator in sorted(expected):
+        if tab in content.tabs:
+            continue
+        if copies.get((annotator, tab)):  # the annotator answered in a copy and deleted the tab push made
+            _read_tab(store, settings, language, annotator, tab.partition(" - ")[0], tab, [], pushed_to[annotator],
+                      f"{name} tab '{tab}'", collected, report, sheet_ref=None if from_file else content.ref,
+                      copies=copies[(annotator, tab)], name=name)
+            continue
         report.problems.append(f"{name}: tab '{tab}' is missing; its rows cannot be read; restore the tab (or push "
                                "again to recreate it; answers pulled before are kept)")
+    for found in copies.values():
+        problems, notes = copy_lines(name, found)
+        report.problems.extend(problems)
+        report.notes.extend(notes)
 
 
 def _read_tab(store: Store, settings: Settings, language: str, annotator: str, kind: str, tab: str, rows: list[SheetRow],
-              pushed: dict[str, PushedRow], where: str, collected: _Collected, report: PullReport, sheet_ref: str | None) -> None:
+              pushed: dict[str, PushedRow], where: str, collected: _Collected, report: PullReport, sheet_ref: str | None,
+              copies: list[Copy], name: str) -> None:
     rubric = kind == RUBRIC_TAB
+    editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
     counts = Counter(row.cells.get("key", "") for row in rows)
     first_row: dict[str, int] = {}
     seen: set[str] = set()
     for row in rows:
         key = row.cells.get("key", "")
-        at = f"{where} row {row.row}" + (f" ({key})" if key else "")
-        editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
         if not key:
-            if answered(row, None, editable):
-                report.problems.append(f"{at}: the item id is empty; undo the change to the id column so the answer "
-                                       "can be matched to its text")
+            if answered(row, None, editable) and not row.merged:
+                report.problems.append(f"{where} row {row.row}: the item id is empty; undo the change to the id column "
+                                       "so the answer can be matched to its text")
             continue
         seen.add(key)
+        if row.merged:
+            continue  # named once for its merged range
         if key not in pushed:
-            report.problems.append(f"{at}: unknown item id {key!r}; it was never pushed to {annotator}; "
-                                   "restore the id column as it was")
+            report.problems.append(f"{where} row {row.row} ({key}): unknown item id {key!r}; it was never pushed to "
+                                   f"{annotator}; restore the id column as it was")
             continue
         if counts[key] > 1:
             if key in first_row:
-                report.problems.append(f"{at}: item id {key!r} appears again (first at row {first_row[key]}); keep one "
-                                       "row per item and delete the copy; both rows are skipped until then")
+                report.problems.append(f"{where} row {row.row} ({key}): item id {key!r} appears again (first at row "
+                                       f"{first_row[key]}); keep one row per item and delete the copy; both rows are "
+                                       "skipped until then")
             first_row.setdefault(key, row.row)
             continue
-        sent = pushed[key]
-        edited = _edited_locked(row, sent, rubric)
-        if edited:
-            report.problems.append(f"{at}: the locked column '{edited}' was edited; restore the pushed text and put "
-                                   "your version in 'Your version'; this row is skipped until then")
-            continue
-        source = f"{where} row {row.row}"
-        if rubric:
-            _read_score(row, sent, annotator, at, source, collected, report)
-        else:
-            before = len(collected.verdicts[annotator])
-            _read_verdict(store, settings, language, row, sent, annotator, at, source, collected, report)
-            if row.formulas and len(collected.verdicts[annotator]) > before:
-                taken = collected.verdicts[annotator][-1]
-                collected.notes[id(taken)] = "; ".join(filter(None, [collected.notes.get(id(taken)),
-                                                                     _formula_note(row, kind, at)]))
+        _read_row(store, settings, language, annotator, kind, row, pushed[key], where, collected, report, copies, name)
     for key, sent in pushed.items():
         # A workbook given with --file may live anywhere; a pushed sheet must also be the one the row went to.
-        if sent.tab == tab and key not in seen and (sheet_ref is None or sent.sheet == sheet_ref):
-            report.problems.append(f"{where}: the row of {key} (pushed to row {sent.row}) was deleted; "
-                                   f"push again to restore it, or undo the deletion")
+        if sent.tab != tab or key in seen or (sheet_ref is not None and sent.sheet != sheet_ref):
+            continue
+        if any(key in copy.rows for copy in copies):  # its row lives on in a copy
+            _read_row(store, settings, language, annotator, kind, None, sent, where, collected, report, copies, name)
+            continue
+        report.problems.append(f"{where}: the row of {key} (pushed to row {sent.row}) was deleted; "
+                               f"push again to restore it, or undo the deletion")
+
+
+def _read_row(store: Store, settings: Settings, language: str, annotator: str, kind: str, row: SheetRow | None,
+              sent: PushedRow, where: str, collected: _Collected, report: PullReport, copies: list[Copy],
+              name: str) -> None:
+    """Read one item's answer: from its row in the tab, or from a copy of the tab when only the copy answers it."""
+    rubric = kind == RUBRIC_TAB
+    editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
+    row, copy = answer_of(row, sent, editable, copies)
+    if row is None:
+        return  # no row, or tabs that answer it differently (said once per copy)
+    if copy is not None:
+        where = f"{name} tab '{copy.title}'"
+    at = f"{where} row {row.row} ({sent.key})"
+    edited = _edited_locked(row, sent, rubric)
+    if edited:
+        report.problems.append(f"{at}: the locked column '{edited}' was edited; restore the pushed text and put "
+                               "your version in 'Your version'; this row is skipped until then")
+        return
+    source = f"{where} row {row.row}"
+    if rubric:
+        _read_score(row, sent, annotator, at, source, collected, report)
+        return
+    before = len(collected.verdicts[annotator])
+    _read_verdict(store, settings, language, row, sent, annotator, at, source, collected, report)
+    if row.formulas and len(collected.verdicts[annotator]) > before:
+        taken = collected.verdicts[annotator][-1]
+        collected.notes[id(taken)] = "; ".join(filter(None, [collected.notes.get(id(taken)),
+                                                             _formula_note(row, kind, at)]))
 
 
 def _formula_note(row: SheetRow, kind: str, at: str) -> str:

@@ -159,7 +159,8 @@ def _push_sheet(store: Store, sheets: SheetCache, target: Target, items: list[Re
             key, row_number = last.key, next_row.get(tab, 2)
             next_row[tab] = row_number + 1
             summary.restored += 1
-        elif last and current and not answered(current, last, editable) and (item.item_id, last.translation_hash) not in judged:
+        elif (last and current and not current.merged and not answered(current, last, editable)
+              and (item.item_id, last.translation_hash) not in judged):  # a row under merged cells is left as it is
             key, row_number = last.key, current.row
             summary.updated += 1
         else:

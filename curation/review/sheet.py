@@ -19,7 +19,7 @@ class SheetRow:
     row: int
     cells: dict[str, str]
     formulas: tuple[str, ...] = ()  # keys of cells that held a formula, taken as the text typed
-
+    merged: bool = False  # under cells merged across rows or columns: what it shows is not what was typed in it
 
     def filled(self, editable: tuple[str, ...]) -> bool:
         """Whether an annotator wrote anything in the editable columns."""
@@ -34,6 +34,7 @@ class SheetContent:
     tabs: dict[str, list[SheetRow]] = field(default_factory=dict)
     meta: dict[str, str] = field(default_factory=dict)
     problems: dict[str, str] = field(default_factory=dict)  # tab -> why none of its rows can be read
+    merged: dict[str, list[str]] = field(default_factory=dict)  # tab -> a line per merged range over rows it holds
     stamp: str | None = None  # the backend's fingerprint of exactly the content read (see SheetBackend.stamp)
 
 

@@ -58,6 +58,7 @@ class SheetsBackend:
         # Tab title -> sheet id per spreadsheet, as last read or written: push reads a spreadsheet right before
         # writing to it, so the write need not ask for the tabs again.
         self._known_tabs: dict[str, dict[str, int]] = {}
+        self._merges: dict[str, dict[str, list[tuple[int, int, int, int]]]] = {}  # per spreadsheet, as last read
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "SheetsBackend":
@@ -128,10 +129,12 @@ class SheetsBackend:
             formulas = {(r, c): value for r, row in enumerate(formula_range.get("values", []))
                         for c, value in enumerate(row) if isinstance(value, str) and value.startswith("=")
                         and (r >= len(rows) or c >= len(rows[r]) or rows[r][c] != value)}
-            tab = read_tab(title, rows, formulas)
+            tab = read_tab(title, rows, formulas, self._merges.get(ref, {}).get(title, []))
             content.tabs[title] = tab.rows
             if tab.problem:
                 content.problems[title] = tab.problem
+            if tab.merged:
+                content.merged[title] = tab.merged
         return content
 
     def write(self, target: Target, ref: str, writes: list[RowWrite]) -> None:
@@ -181,9 +184,14 @@ class SheetsBackend:
     # -- helpers ------------------------------------------------------------------------------------
 
     def _tabs(self, ref: str) -> dict[str, int]:
+        """Tab title -> sheet id; the tabs' merged ranges are kept for `read` (the API leaves out zero indexes)."""
         answer = self._call(f"open spreadsheet {ref}", self.http.fetch_sheet_metadata, ref,
-                            {"includeGridData": "false", "fields": "sheets.properties"})
-        return {sheet["properties"]["title"]: sheet["properties"]["sheetId"] for sheet in answer.get("sheets", [])}
+                            {"includeGridData": "false", "fields": "sheets(properties,merges)"})
+        sheets = answer.get("sheets", [])
+        self._merges[ref] = {sheet["properties"]["title"]: [
+            (m.get("startRowIndex", 0), m["endRowIndex"] - 1, m.get("startColumnIndex", 0), m["endColumnIndex"] - 1)
+            for m in sheet.get("merges", [])] for sheet in sheets}
+        return {sheet["properties"]["title"]: sheet["properties"]["sheetId"] for sheet in sheets}
 
     @staticmethod
     def _row_ranges(write: RowWrite) -> list[dict]:

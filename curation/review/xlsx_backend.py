@@ -120,10 +120,13 @@ class XlsxBackend:
             if sheet.title == INSTRUCTIONS_TAB:
                 content.meta = parse_meta(rows)
                 continue
-            tab = read_tab(sheet.title, rows, formulas)
+            merges = [(r.min_row - 1, r.max_row - 1, r.min_col - 1, r.max_col - 1) for r in sheet.merged_cells.ranges]
+            tab = read_tab(sheet.title, rows, formulas, merges)
             content.tabs[sheet.title] = tab.rows
             if tab.problem:
                 content.problems[sheet.title] = tab.problem
+            if tab.merged:
+                content.merged[sheet.title] = tab.merged
         self._last_read = (ref, content.stamp, book)
         return content
 

@@ -55,6 +55,7 @@ class Tab:
     input_options: set[str] = field(default_factory=set)  # every valueInputOption used to write here
     validations: list[dict] = field(default_factory=list)
     formats: list[dict] = field(default_factory=list)
+    merges: list[dict] = field(default_factory=list)  # GridRanges of merged cells, as the API lists them
 
     def rows(self, render: str = "FORMATTED_VALUE") -> list[list[str]]:
         """Values as the API returns them (valueRenderOption FORMULA: formulas as typed): trailing empty rows and
@@ -154,6 +155,24 @@ class FakeSheetsAPI(BaseAdapter):
             setattr(sheet_tab, attribute, {(r, c if c < column - 1 else c - 1): v for (r, c), v in old.items()
                                            if c != column - 1})
 
+    def merge_cells(self, spreadsheet_id: str, tab: str, a1: str) -> None:
+        """Merge a range (A1 notation, e.g. "E3:E5") as Format > Merge cells does: only the top-left value stays."""
+        _, r1, c1, r2, c2 = parse_a1(f"'{tab}'!{a1}")
+        sheet_tab = self.spreadsheets[spreadsheet_id].tab(tab)
+        for cells in (sheet_tab.cells, sheet_tab.formulas):
+            for r, c in [(r, c) for r, c in cells if r1 <= r <= r2 and c1 <= c <= c2 and (r, c) != (r1, c1)]:
+                del cells[(r, c)]
+        sheet_tab.merges.append({"sheetId": sheet_tab.sheet_id, "startRowIndex": r1, "endRowIndex": r2 + 1,
+                                 "startColumnIndex": c1, "endColumnIndex": c2 + 1})
+
+    def duplicate_tab(self, spreadsheet_id: str, tab: str) -> str:
+        """Duplicate a tab as the browser does ("Copy of <tab>", cells and formulas with it); returns its title."""
+        original = self.spreadsheets[spreadsheet_id].tab(tab)
+        self._next_sheet_id += 1
+        self.spreadsheets[spreadsheet_id].tabs.append(Tab(self._next_sheet_id, f"Copy of {tab}", original.frozen_rows,
+                                                          dict(original.cells), dict(original.formulas)))
+        return f"Copy of {tab}"
+
     def save(self, path) -> None:
         """Keep the spreadsheets in a file, for a `curate` process started by the test (see `load`)."""
         with open(path, "wb") as handle:
@@ -212,7 +231,7 @@ class FakeSheetsAPI(BaseAdapter):
         sheet = self.spreadsheets[match.group(1)]
         rest = match.group(2)
         if method == "GET" and rest == "":
-            return 200, self._metadata(sheet)
+            return 200, self._metadata(sheet, query.get("fields", [""])[0])
         if method == "POST" and rest == ":batchUpdate":
             return 200, {"spreadsheetId": sheet.id, "replies": [self._update(sheet, r) for r in body["requests"]]}
         if method == "GET" and rest == "/values:batchGet":
@@ -257,13 +276,16 @@ class FakeSheetsAPI(BaseAdapter):
             return 200, permission
         raise ValueError(f"unsupported endpoint {method} {path}")
 
-    def _metadata(self, sheet: Spreadsheet) -> dict:
+    def _metadata(self, sheet: Spreadsheet, fields: str = "") -> dict:
+        # Merges only when asked for (the API sends the fields asked for), zero indexes left out, as the API does.
+        merges = (lambda t: {"merges": [{k: v for k, v in m.items() if v} for m in t.merges]}
+                  if t.merges and (not fields or "merges" in fields) else {})
         return {"spreadsheetId": sheet.id, "properties": {"title": sheet.title},
                 "sheets": [{"properties": {"sheetId": t.sheet_id, "title": t.title, "index": i,
                                            "gridProperties": {"rowCount": 1000, "columnCount": 26,
                                                               "frozenRowCount": t.frozen_rows}},
-                            "protectedRanges": [p for p in sheet.protected if p["range"]["sheetId"] == t.sheet_id]}
-                           for i, t in enumerate(sheet.tabs)]}
+                            "protectedRanges": [p for p in sheet.protected if p["range"]["sheetId"] == t.sheet_id],
+                            **merges(t)} for i, t in enumerate(sheet.tabs)]}
 
     def _update(self, sheet: Spreadsheet, request: dict) -> dict:
         [(kind, spec)] = request.items()
