@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 from pathlib import Path
 
 import curation
 from curation.config import CONFIG_FILE
+from curation.output_folders import cannot_write
 
 TEMPLATE_FOLDERS = ("prompts", "cards")
 EMPTY_FOLDERS = ("data/competitions", "annotations")
@@ -29,28 +31,43 @@ def template_root() -> Path:
 
 
 def create_project(directory: Path) -> list[Path]:
-    """Copy the templates into `directory` and create the empty folders; refuses to overwrite a curate.toml."""
+    """Copy the templates into `directory` and create the empty folders; refuses to overwrite a curate.toml. A folder
+    that cannot take them is a FolderError, and nothing of the project is left."""
     directory = Path(directory)
     config = directory / CONFIG_FILE
     if config.exists():
         raise ProjectExists(f"{config} already exists; nothing was changed (pick an empty folder to start a new project)")
     source = template_root()
+    created: list[Path] = []
+    fresh = not directory.exists()
+    try:
+        _scaffold(source, directory, config, created)
+    except OSError as error:
+        # A half-made project would pass for a whole one on the next try: take back what this call made.
+        for path in reversed(created):
+            with contextlib.suppress(OSError):
+                shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+        if fresh:
+            shutil.rmtree(directory, ignore_errors=True)
+        raise cannot_write(config, error, None, f"run `curate init {directory}` again") from None
+    return created
+
+
+def _scaffold(source: Path, directory: Path, config: Path, created: list[Path]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    created = []
     text = (source / CONFIG_FILE).read_text(encoding="utf-8")
     # The repository's own config reads the bundled sample; a new project reads its own competitions.
     text = re.sub(r'(?m)^competitions\s*=\s*"[^"]*"', 'competitions = "data/competitions"', text, count=1)
+    created.append(config)  # before it is written: a cut-off file is taken back too
     config.write_text(text, encoding="utf-8")
-    created.append(config)
     for name in TEMPLATE_FOLDERS:
         if (source / name).is_dir() and not (directory / name).exists():
-            shutil.copytree(source / name, directory / name)
             created.append(directory / name)
+            shutil.copytree(source / name, directory / name)
     for name in EMPTY_FOLDERS:
         if not (directory / name).exists():
-            (directory / name).mkdir(parents=True)
             created.append(directory / name)
+            (directory / name).mkdir(parents=True)
     if not (directory / ".gitignore").exists():
-        (directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
         created.append(directory / ".gitignore")
-    return created
+        (directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")

@@ -26,15 +26,16 @@ class FolderError(Exception):
     """A folder a command writes into cannot take a file; the message names it and says what to do."""
 
 
-def cannot_write(path: Path, error: OSError, setting: str, again: str, scratch: Path | None = None) -> FolderError:
+def cannot_write(path: Path, error: OSError, setting: str | None, again: str, scratch: Path | None = None) -> FolderError:
     """A failed write of `path` as one line: what stands in the way (a full disk, a folder or file that cannot be
     written, a file where a folder should be) and what to do; `setting` names the curate.toml key that moves the
-    folder, `again` the command to run afterwards."""
+    folder (if any), `again` the command to run afterwards."""
     reason = error.strerror or str(error)
-    moved = f" (or set {setting} in curate.toml)"
+    moved = f" (or set {setting} in curate.toml)" if setting else ""
     if error.errno in FULL:
         return FolderError(f"{path.parent}: no room to write {path.name} ({reason}); free some disk space, then {again}")
-    blocker, kind = _in_the_way(path, scratch or path.parent)
+    failed = [Path(os.fsdecode(name)) for name in (error.filename, error.filename2) if name is not None]
+    blocker, kind = _in_the_way(path, [*failed, path, (scratch or path.parent) / path.name])
     if kind == "file":
         return FolderError(f"{blocker}: is a file where a folder should be; move it aside{moved}, then {again}")
     if kind == "unwritable" or error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
@@ -42,10 +43,11 @@ def cannot_write(path: Path, error: OSError, setting: str, again: str, scratch: 
     return FolderError(f"{path.parent}: cannot write {path.name} ({reason}); check the folder{moved}, then {again}")
 
 
-def _in_the_way(path: Path, scratch: Path) -> tuple[Path, str]:
-    """What keeps `path` from being written: ("file") a file standing where a folder should be, ("unwritable") a
-    folder or the file itself that cannot be written, else ("") the file's folder."""
-    for folder in (path.parent, scratch):
+def _in_the_way(path: Path, tried: list[Path]) -> tuple[Path, str]:
+    """What keeps `path` from being written (`tried`: the paths the failed calls named): ("file") a file standing
+    where a folder should be, ("unwritable") a folder or the file itself that cannot be written, else ("") the
+    file's folder."""
+    for folder in (attempt.parent for attempt in tried):
         existing = folder
         while not existing.exists() and existing != existing.parent:
             existing = existing.parent

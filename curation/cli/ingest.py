@@ -111,10 +111,11 @@ def status(
 def init(directory: Annotated[Path, typer.Argument(metavar="DIRECTORY", help="Folder for the new benchmark project (created if missing).")]) -> None:
     """Scaffold a benchmark project: curate.toml, prompts/, cards/, data/competitions/, annotations/."""
     from curation.new_project import ProjectExists, create_project
+    from curation.output_folders import FolderError
 
     try:
         created = create_project(directory)
-    except ProjectExists as error:
+    except (ProjectExists, FolderError) as error:
         raise fail(str(error)) from None
     for path in created:
         say(f"created {path}")
