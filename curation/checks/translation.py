@@ -260,6 +260,10 @@ REGISTRY: dict[str, Check] = {
     "adequacy": _adequacy,
 }
 CHECKS = tuple(REGISTRY)
+# What may refuse a native speaker's own version: facts a person cannot improve on (identifiers and numbers as
+# written, the target's language and script, no English left). Length and adequacy measure how close a text keeps
+# to the English; an annotator who rephrases on purpose is the authority there, so review shows them as warnings.
+HARD_CHECKS = ("placeholders", "numbers", "language", "not_copy", "script")
 
 
 def clear_caches() -> None:

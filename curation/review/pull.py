@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from curation.checks.masking import protected_names
-from curation.checks.translation import check_translation
+from curation.checks.translation import HARD_CHECKS, check_translation
 from curation.config import Settings
 from curation.records import PushedRow, RubricScore, Verdict
 from curation.review import annotations
@@ -267,12 +267,18 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         failed = [check for check in check_translation(sent.original, own, language, settings,
                                                        names=protected_names(known) if known else ())
                   if not check.passed]
-        if failed:
-            names = ", ".join(check.name for check in failed)
+        hard = [check for check in failed if check.name in HARD_CHECKS]
+        if hard:
+            names = ", ".join(check.name for check in hard)
             report.problems.append(f"{at}: your version did not pass the checks ({names}): "
-                                   f"{refusal(failed, language)}; correct 'Your "
+                                   f"{refusal(hard, language)}; correct 'Your "
                                    "version' and pull again")
             return
+        if failed:
+            names = ", ".join(check.name for check in failed)
+            note = (f"{at}: your version is taken; the checks that only warn flag it ({names}): "
+                    f"{refusal(failed, language)}; a native speaker's version is the authority here, look at it "
+                    "if in doubt")
     taken = Verdict(
         item_id=sent.item_id, competition=competition, field=field_name, language=language, annotator=annotator,
         verdict=verdict, own_version=own, comment=comment, translation=sent.text, translation_hash=sent.translation_hash,

@@ -150,10 +150,43 @@ def test_a_missing_tab_and_a_file_that_is_not_a_workbook(seeded, review_settings
                                "and pull again"]
 
 
-def test_an_own_version_passes_the_same_checks_as_a_machine_translation(seeded, review_settings, pushed):
-    # Cut to its first word: the length check applies to a person's version as to the model's.
+def test_an_own_version_that_only_the_soft_checks_flag_is_taken_with_a_warning(seeded, review_settings, pushed):
+    # Cut to its first word: length flags it, and a person's version is still taken; the curator is told why.
     fill(pushed, "domain", "digit-recognizer/domain/kk", verdict="NO and YES", own_version="деректер")
     report = pull(seeded, review_settings, "kk", backend_for(review_settings))
-    [cut] = _lines(report, "digit-recognizer/domain/kk")
-    assert ("your version did not pass the checks (length): shorter than the English: a word of it seems to be "
-            "missing; correct 'Your version' and pull again") in cut
+    [note] = _lines(report, "digit-recognizer/domain/kk")
+    assert note in report.notes
+    assert ("your version is taken; the checks that only warn flag it (length): shorter than the English: a word of "
+            "it seems to be missing") in note
+    [taken] = [v for v in seeded.verdicts("kk") if v.item_id == "digit-recognizer/domain/kk"]
+    assert (taken.verdict, taken.own_version) == ("NO and YES", "деректер")
+
+
+FLAGGED = ("`Survived` бағанын пайдаланып, кеме апатынан қай жолаушылар аман қалғанын болжаңыз, train.csv. "
+           "Бұл жарыс жаңадан бастаушыларға арналған және өте танымал.")
+
+
+def test_a_one_word_fix_of_a_flagged_text_pulls_as_a_fix(seeded, review_settings):
+    # The machine text added a sentence (adequacy and length flag it); the annotator changes one word of it and keeps
+    # the rest. Before, pull refused the version for adequacy while YES on the same text was taken.
+    seed_competition(seeded, "house-prices")
+    seed_translation(seeded, "house-prices", "description", "kk", FLAGGED, failed=("length", "adequacy"))
+    book = Path(push(seeded, review_settings, "kk", backend_for(review_settings), annotator="aigerim").sheets[0].ref)
+    fixed = FLAGGED.replace("аман қалғанын", "тірі қалғанын")
+    fill(book, "description", "house-prices/description/kk", verdict="NO and YES", own_version=fixed)
+    report = pull(seeded, review_settings, "kk", backend_for(review_settings))
+    assert not [line for line in report.problems if "house-prices" in line]
+    [taken] = [v for v in seeded.verdicts("kk") if v.item_id == "house-prices/description/kk"]
+    assert taken.own_version == fixed
+    [note] = [line for line in report.notes if "house-prices/description/kk" in line]
+    assert "(length, adequacy)" in note and "your version is taken" in note
+
+
+def test_a_hard_rule_still_refuses_an_own_version(seeded, review_settings, pushed):
+    # An identifier changed: only the hard rules (identifiers, numbers, language, script, no English) may refuse.
+    fill(pushed, "description", "digit-recognizer/description/kk", verdict="NO and YES",
+         own_version=GOOD_FIX.replace("`Survived`", "`survived`"))
+    report = pull(seeded, review_settings, "kk", backend_for(review_settings))
+    [refused] = [line for line in report.problems if "digit-recognizer/description/kk" in line]
+    assert "your version did not pass the checks (placeholders)" in refused and "pull again" in refused
+    assert not [v for v in seeded.verdicts("kk") if v.item_id == "digit-recognizer/description/kk"]
