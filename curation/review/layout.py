@@ -11,6 +11,8 @@ from curation.records import FIELDS, RUBRIC_SCORES, VERDICTS
 
 QUESTION = "Does the translation (1) sound native and (2) convey the same meaning as the original?"
 INSTRUCTIONS_TAB = "Instructions"
+# Label and text columns of the Instructions tab, in characters: the text wraps within a screen and a printed page.
+INSTRUCTIONS_WIDTHS = (16, 72)
 RUBRIC_TAB = "rubric"
 TAB_TITLES = {field: field for field in FIELDS}  # tab names are the field names, so pull maps them back directly
 

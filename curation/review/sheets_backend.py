@@ -22,6 +22,7 @@ from curation.languages import parse_language
 from curation.records import FIELDS
 from curation.review.layout import (
     INSTRUCTIONS_TAB,
+    INSTRUCTIONS_WIDTHS,
     RUBRIC_CHOICES,
     RUBRIC_TAB,
     VERDICT_CHOICES,
@@ -154,8 +155,7 @@ class SheetsBackend:
             last = max((write.row for write in writes if write.tab == title), default=1) + SPARE_ROWS
             requests_ += self._format_requests(ids[title], title, last, protect=title in missing)
         if INSTRUCTIONS_TAB in missing:
-            requests_.append({"addProtectedRange": {"protectedRange": {
-                "range": {"sheetId": ids[INSTRUCTIONS_TAB]}, "description": "Instructions", "warningOnly": False}}})
+            requests_ += _instructions_format(ids[INSTRUCTIONS_TAB])
         if requests_:
             self._call(f"add tabs, validation and protection to spreadsheet {ref}", self.http.batch_update, ref,
                        {"requests": requests_})
@@ -261,3 +261,19 @@ class SheetsBackend:
             return (f"Google Sheets refused to {what} ({status}: {message}); check the spreadsheet id in "
                     f"[review.spreadsheets] and that the spreadsheet is shared with {who} as editor")
         return f"Google Sheets refused to {what} ({status}: {message})"
+
+
+def _instructions_format(sheet_id: int) -> list[dict[str, Any]]:
+    """The Instructions tab's text wrapped in columns a screen wide, and the tab protected."""
+    pixels_per_character = 7  # Sheets' default font, Arial 10
+    widths = [{"updateDimensionProperties": {
+        "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": index, "endIndex": index + 1},
+        "properties": {"pixelSize": width * pixels_per_character}, "fields": "pixelSize"}}
+        for index, width in enumerate(INSTRUCTIONS_WIDTHS)]
+    wrap = {"repeatCell": {
+        "range": {"sheetId": sheet_id, "startColumnIndex": 0, "endColumnIndex": len(INSTRUCTIONS_WIDTHS)},
+        "cell": {"userEnteredFormat": {"wrapStrategy": "WRAP", "verticalAlignment": "TOP"}},
+        "fields": "userEnteredFormat(wrapStrategy,verticalAlignment)"}}
+    protect = {"addProtectedRange": {"protectedRange": {
+        "range": {"sheetId": sheet_id}, "description": "Instructions", "warningOnly": False}}}
+    return widths + [wrap, protect]

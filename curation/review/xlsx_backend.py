@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from curation.languages import parse_language
 from curation.review.layout import (
     INSTRUCTIONS_TAB,
+    INSTRUCTIONS_WIDTHS,
     LATER_COLUMNS,
     RUBRIC_CHOICES,
     RUBRIC_TAB,
@@ -189,11 +190,20 @@ class XlsxBackend:
         sheet = book.active
         sheet.title = INSTRUCTIONS_TAB
         language = parse_language(target.language).english
-        for number, (label, text) in enumerate(instructions(language, target.annotator, target.language, target.rubric, "xlsx"), 1):
+        rows = instructions(language, target.annotator, target.language, target.rubric, "xlsx")
+        for number, (label, text) in enumerate(rows, 1):
             _put_text(sheet.cell(number, 1), label, False).font = _styles().header_font
             _put_text(sheet.cell(number, 2), text, False)
-        sheet.column_dimensions["A"].width = 18
-        sheet.column_dimensions["B"].width = 110
+            for column in (1, 2):
+                sheet.cell(number, column).alignment = _styles().wrapped
+        for letter, width in zip("AB", INSTRUCTIONS_WIDTHS):
+            sheet.column_dimensions[letter].width = width
+        columns = [SimpleNamespace(width=width) for width in INSTRUCTIONS_WIDTHS]
+        for number in range(1, len(rows) + 1):
+            sheet.row_dimensions[number].height = _row_height(sheet, number, columns)
+        # Printed or saved as PDF: one page wide, as many tall as the text needs.
+        sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight = 1, 0
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
         sheet.protection.sheet = True
         for tab in ([RUBRIC_TAB] if target.rubric else list(TAB_TITLES.values())):
             self._add_tab(book, tab)

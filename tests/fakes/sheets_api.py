@@ -2,7 +2,7 @@
 
 Mount it on the requests session gspread uses (`gspread.Client(auth=..., session=...)`) and the real gspread
 code talks to it: spreadsheet metadata, batchUpdate (addSheet, setDataValidation, addProtectedRange,
-repeatCell), values get/batchGet/update/batchUpdate/append, Drive files list/create and permissions create.
+repeatCell, updateDimensionProperties for column widths), values get/batchGet/update/batchUpdate/append, Drive files list/create and permissions create.
 It keeps what it was sent (cells with the valueInputOption used, validations, protected ranges, shares),
 checks the bearer token, and can answer 429 a given number of times before it serves a request.
 
@@ -55,6 +55,7 @@ class Tab:
     input_options: set[str] = field(default_factory=set)  # every valueInputOption used to write here
     validations: list[dict] = field(default_factory=list)
     formats: list[dict] = field(default_factory=list)
+    column_pixels: dict[int, int] = field(default_factory=dict)  # set by updateDimensionProperties
     merges: list[dict] = field(default_factory=list)  # GridRanges of merged cells, as the API lists them
 
     def rows(self, render: str = "FORMATTED_VALUE") -> list[list[str]]:
@@ -312,6 +313,14 @@ class FakeSheetsAPI(BaseAdapter):
             return {"addProtectedRange": {"protectedRange": protected}}
         if kind == "repeatCell":
             self._by_id(sheet, spec["range"]["sheetId"]).formats.append(spec)
+            return {}
+        if kind == "updateDimensionProperties":
+            span, properties = spec["range"], spec["properties"]
+            if span["dimension"] != "COLUMNS" or spec.get("fields") != "pixelSize":
+                raise ValueError(f"the fake sets column widths only, not {span['dimension']} {spec.get('fields')}")
+            tab = self._by_id(sheet, span["sheetId"])
+            for column in range(span["startIndex"], span["endIndex"]):
+                tab.column_pixels[column] = properties["pixelSize"]
             return {}
         raise ValueError(f"the fake does not implement batchUpdate request {kind}")
 

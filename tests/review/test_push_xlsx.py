@@ -32,6 +32,15 @@ def test_push_writes_a_workbook_per_annotator_with_the_form(seeded, review_setti
     assert "as many times as in the English" in instructions["Keep exactly"] and "0.5, not 0,5" in instructions["Keep exactly"]
     assert "send it back" in instructions["Sending it back"] and "same file name, tabs and columns" in instructions["Sending it back"]
     assert "'Item id', 'Translation', 'English original', 'Check failed'" in instructions["Do not"]
+    # The text wraps in a column a screen wide, each row tall enough for it, and prints one page wide: before, column
+    # B was 110 wide and unwrapped, so a 448-character sentence ran four screens to the right.
+    tab = book["Instructions"]
+    assert tab.column_dimensions["B"].width <= 80
+    longest = max(range(1, tab.max_row + 1), key=lambda row: len(tab.cell(row, 2).value or ""))
+    assert len(tab.cell(longest, 2).value) > 300
+    assert all(tab.cell(row, 2).alignment.wrap_text for row in range(1, tab.max_row + 1))
+    assert tab.row_dimensions[longest].height >= 15 * len(tab.cell(longest, 2).value) / 80
+    assert tab.sheet_properties.pageSetUpPr.fitToPage and tab.page_setup.fitToWidth == 1
 
     sheet = book["description"]
     header = [cell.value for cell in sheet[1]]

@@ -60,6 +60,10 @@ def test_push_creates_tabs_writes_raw_sets_validation_protection_and_shares(seed
     assert [v["userEnteredValue"] for v in validation["rule"]["condition"]["values"]] == list(VERDICTS)
     assert validation["rule"]["strict"] and validation["range"]["startColumnIndex"] == 4
     assert description.formats[0]["cell"]["userEnteredFormat"]["wrapStrategy"] == "WRAP"
+    # the Instructions tab wraps in columns a screen wide (it ran four screens to the right)
+    instructions = sheet.tab("Instructions")
+    assert instructions.formats[0]["cell"]["userEnteredFormat"]["wrapStrategy"] == "WRAP"
+    assert 0 < instructions.column_pixels[1] <= 600
     # the tab is protected except the answer, own version and comment columns
     [protected] = [p for p in sheet.protected if p["range"]["sheetId"] == description.sheet_id]
     assert [r["startColumnIndex"] for r in protected["unprotectedRanges"]] == [4, 5, 6]
