@@ -42,19 +42,38 @@ def _unquote(value: str) -> str:
 
 
 def _counts(detail: str, subject: str, numbers: bool) -> list[str]:
-    sentences = []
+    """The rule once, then each value it was broken for: a text that lost 19 identifiers gets one sentence listing
+    them, not the same sentence 19 times."""
+    found = []
     for match in _COUNT.finditer(detail):
         value, got, want = _unquote(match["value"]), int(match["got"]), int(match["want"])
+        has = f"{subject} has it {_times(got) if got else 'nowhere'}"
+        if numbers and match["written"]:
+            has += f" (it writes {_unquote(match['written'])})"
+        found.append((value, want, has))
+    if not found:
+        return []
+    if len(found) == 1:
+        [(value, want, has)] = found
         if numbers:
-            said = (f"the number {value} must stay written exactly so and appear at least {_times(want)}, as in the "
-                    f"English; {subject} has it {_times(got) if got else 'nowhere'}")
-            if match["written"]:
-                said += f" (it writes {_unquote(match['written'])})"
-        else:
-            said = (f"the identifier {value} must stay exactly as written and appear {_times(want)}, as in the English; "
-                    f"{subject} has it {_times(got) if got else 'nowhere'}")
-        sentences.append(said)
-    return sentences
+            return [f"the number {value} must stay written exactly so and appear at least {_times(want)}, as in the "
+                    f"English; {has}"]
+        return [f"the identifier {value} must stay exactly as written and appear {_times(want)}, as in the English; "
+                f"{has}"]
+    # Values broken the same way share their counts: "`a`, `b` (once in the English; has it nowhere)".
+    groups: dict[tuple[int, str], list[str]] = {}
+    for value, want, has in found[:_LISTED]:
+        groups.setdefault((want, has.removeprefix(subject + " ")), []).append(value)
+    listed = [f"{', '.join(values)} ({_times(want)} in the English; {has})" for (want, has), values in groups.items()]
+    more = f" and {len(found) - _LISTED} more" if len(found) > _LISTED else ""
+    if numbers:
+        rule = "these numbers must stay written exactly so and appear at least as often as in the English"
+    else:
+        rule = "these identifiers must stay exactly as written and appear as often as in the English"
+    return [f"{rule}: {', '.join(listed)}{more}"]
+
+
+_LISTED = 8  # values named in one sentence; the rest are counted
 
 
 def _length(detail: str, subject: str) -> str:

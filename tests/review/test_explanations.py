@@ -102,3 +102,19 @@ def test_a_foreign_alphabet_is_named():
         "too many letters are not Cyrillic (here Latin): a word may be left untranslated or transliterated")
     assert explain("language", "no text in the Cyrillic script to read as Kazakh", "kk").startswith(
         "there is no Kazakh text in it")
+
+
+def test_a_rule_broken_for_many_identifiers_is_said_once_and_lists_them():
+    # A version that lost 19 identifiers used to get the same sentence 19 times (a 2,554-character line in pull).
+    names = [f"`col_{n}`" for n in range(19)]
+    source = "Use " + ", ".join(names) + " from train.csv."
+    result = check_placeholders(source, "Бағандарды train.csv файлынан пайдаланыңыз.")
+    said = refusal([result], "kk")
+    assert said.count("must stay exactly as written") == 1
+    assert said.startswith("these identifiers must stay exactly as written and appear as often as in the English: ")
+    assert "`col_0`, `col_1`" in said and "`col_7` (once in the English; has it nowhere) and 11 more" in said
+    assert len(said) < 250
+    numbers = check_numbers("Use 0.5, 0.25 and 0.75.", "0,5, 0,25 және 0,75 пайдаланыңыз.")
+    said = explain(numbers.name, numbers.detail, "kk", subject="your version")
+    assert said.count("must stay written exactly so") == 1 and "0.25 (once in the English; has it nowhere (it writes 0,25))" in said
+    assert said.startswith("these numbers must stay written exactly so")
