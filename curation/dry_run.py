@@ -7,7 +7,8 @@ rendered prompt's tokens in, a role's typical answer out (curation/llm/pricing.p
 before a big redo). Where a stage's inputs do not exist yet - tag and translate of descriptions that describe has
 still to write, in `curate run --dry-run` - the calls are counted from what is known (one tag per competition, one
 translation per field and language, one per vocabulary domain at most) with a typical description's length, and
-marked as estimated. What a dry run writes is only what selecting pending work always writes (describe's "needs a
+marked as estimated. Each call's cost is multiplied by the answers per item this project has paid so far for its
+role (retries; curation/llm/pricing.py's calls_per_item). What a dry run writes is only what selecting pending work always writes (describe's "needs a
 person" notes for competitions with nothing to describe from): no output, no call-log row, no cache entry.
 """
 
@@ -18,8 +19,8 @@ from dataclasses import dataclass, field
 from curation.config import Settings
 from curation.llm.answer import Usage
 from curation.llm.dry_run import DryRunLLM
-from curation.llm.pricing import (BYTES_PER_TOKEN, TYPICAL_OUTPUT_TOKENS, estimate_input_tokens, estimated_cost,
-                                  translation_tokens_out)
+from curation.llm.pricing import (BYTES_PER_TOKEN, TYPICAL_OUTPUT_TOKENS, calls_per_item, estimate_input_tokens,
+                                  estimated_cost, translation_tokens_out)
 from curation.store import Store
 
 # Stand-in for a description not written yet: as long as a typical describe answer.
@@ -48,13 +49,15 @@ class DryRun:
     rows: list[PlanRow] = field(default_factory=list)
     unpriced: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    measured: dict[str, tuple[int, int]] = field(default_factory=dict)  # Store.paid_calls_by_role()
 
     def count(self, settings: Settings, row: PlanRow, role: str, usage: Usage, estimated: bool = False) -> None:
-        """One call to send, priced."""
+        """One call to send, priced with the retries this project has measured for its role (a first answer
+        that fails its checks is paid again)."""
         cost, unpriced = estimated_cost(settings, role, usage)
         row.calls += 1
         row.estimated += estimated
-        row.cost_usd += cost
+        row.cost_usd += cost * calls_per_item(self.measured, role)
         if unpriced:
             self.unpriced.add(unpriced)
 
@@ -176,8 +179,11 @@ async def _translate(store: Store, settings: Settings, stages: list, plan: DryRu
         plan.notes.append(f"translate: {waiting} texts per language wait for describe or tag (`curate run "
                           "--dry-run` counts them)")
     if any(row.calls for row in plan.rows if row.stage == "translate"):
+        rate = calls_per_item(plan.measured, "translate")
+        measured = (f"; this project has paid {rate:.1f} answers a text so far, and the cost counts that"
+                    if rate > 1.0 else "")
         plan.notes.append(f"translate: a translation failing its checks is asked again, up to "
-                          f"{settings.translate.max_attempts} attempts in all")
+                          f"{settings.translate.max_attempts} attempts in all{measured}")
 
 
 async def plan_run(store: Store, settings: Settings, stages: tuple[str, ...], languages: list[str],
@@ -189,7 +195,7 @@ async def plan_run(store: Store, settings: Settings, stages: tuple[str, ...], la
     from curation.stages.tag import TagStage
     from curation.stages.translate import TranslateStage
 
-    plan = DryRun()
+    plan = DryRun(measured=store.paid_calls_by_role())
     changing = None
     if "describe" in stages:
         changing = await _describe(store, settings, DescribeStage(settings, only=only, max_rounds=max_rounds,

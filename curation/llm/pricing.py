@@ -67,3 +67,14 @@ def estimated_cost(settings: Settings, role: str, usage: Usage) -> tuple[float, 
     name, _, model = settings.provider_for(role)
     price = settings.prices.get(f"{name}:{model}")
     return cost_usd(price, usage, batch=settings.llm.mode == "batch"), None if price else f"{name}:{model}"
+
+
+# Fewer items than this in the call log measure nothing yet: a first run's estimate assumes one answer an item.
+MEASURED_FROM = 10
+
+
+def calls_per_item(measured: dict[str, tuple[int, int]], role: str) -> float:
+    """Answers paid per item of `role` as this project has measured them (retries after failed checks, validation
+    retries), from Store.paid_calls_by_role(); 1.0 until MEASURED_FROM items are logged."""
+    items, calls = measured.get(role, (0, 0))
+    return max(1.0, calls / items) if items >= MEASURED_FROM else 1.0

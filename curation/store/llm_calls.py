@@ -42,6 +42,12 @@ class LLMCallsMixin(StoreMixin):
             "FROM llm_calls GROUP BY stage, role, provider, model ORDER BY stage, role, model")
         return [CostLine(**dict(row)) for row in rows]
 
+    def paid_calls_by_role(self) -> dict[str, tuple[int, int]]:
+        """Per role: (items, answers paid for them) over the whole call log; retries make the second larger."""
+        rows = self.db.execute("SELECT role, COUNT(DISTINCT item), COUNT(*) FROM llm_calls "
+                               "WHERE cached = 0 AND error IS NULL GROUP BY role")
+        return {role: (items, calls) for role, items, calls in rows}
+
     @staticmethod
     def _row_to_llm_call(row: sqlite3.Row) -> LLMCall:
         # keys() is needed: iterating a sqlite3.Row yields its values.
