@@ -2,7 +2,7 @@
 
 Verdict shares per language and per field as stacked bars (the way the method's figures show them), the
 share of items annotators fixed and how much they changed (character edit rate: edit distance between the
-machine text and the fix, over the machine text's length), agreement between annotators, and what is open.
+machine text and the fix, over the longer one's length), texts with no translation to judge, agreement between annotators, and what is open.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ MAX_OPEN_LINES = 40
 
 
 def edit_rate(machine: str, fix: str) -> float:
-    """Characters changed to get from the machine text to the fix, per character of the machine text."""
-    return Levenshtein.distance(machine, fix) / max(len(machine), 1)
+    """Characters changed to get from the machine text to the fix, per character of the longer of the two: 0 for
+    the same text, 1 for a text rewritten entirely. (Per character of the machine text alone, a two-word tag
+    replaced by a phrase read 243%.)"""
+    return Levenshtein.distance(machine, fix) / max(len(machine), len(fix), 1)
 
 
 def fix_edit_rates(verdicts: list[Verdict]) -> list[float]:
@@ -136,6 +138,26 @@ def _write(path: Path, data: bytes) -> None:
         raise cannot_write(path, error, "paths.reports", "run `curate report` again") from None
 
 
+def _listed(ids: list[str]) -> str:
+    more = len(ids) - MAX_OPEN_LINES
+    return ", ".join(ids[:MAX_OPEN_LINES]) + (f" and {more} more" if more > 0 else "")
+
+
+def _untranslated(store: Store, languages: list[str]) -> dict[str, list[str]]:
+    """Per target language, the item ids of English texts that exist and have no translation in it: what review
+    cannot judge because translate failed or has not reached it."""
+    from curation.stages.translate import source_texts
+
+    texts = [f"{competition.competition}/{name}" for competition in store.competitions()
+             for name, text in source_texts(store, competition).items() if text and text.strip()]
+    missing = {}
+    for code in languages:
+        have = {f"{t.competition}/{t.field}" for t in store.translations(language=code)}
+        if gone := [f"{text}/{code}" for text in texts if text not in have]:
+            missing[code] = gone
+    return missing
+
+
 def write_report(store: Store, settings: Settings) -> Path:
     """Write reports/review.md and its plots from the store; returns the markdown file's path. Raises FolderError
     when the reports folder cannot take them."""
@@ -159,16 +181,19 @@ def write_report(store: Store, settings: Settings) -> Path:
     else:
         lines += ["No verdicts pulled yet: push the sheets (`curate review push`) and pull them back "
                   "(`curate review pull`).", ""]
+    untranslated = _untranslated(store, languages)
     lines += ["## Per language", "",
-              "| language | judged | " + " | ".join(VERDICTS) + " | fixed | edit rate | doubly judged | agreement | kappa | open |",
-              "|---" * (len(VERDICTS) + 8) + "|"]
+              "| language | judged | " + " | ".join(VERDICTS) + " | fixed | edit rate | doubly judged | agreement | "
+              "kappa | open | no translation |",
+              "|---" * (len(VERDICTS) + 9) + "|"]
     for code in languages:
         s = stats[code]
         rate = sum(rates[code]) / len(rates[code]) if rates[code] else None
         lines.append(f"| {parse_language(code).english} ({code}) | {s.items} | "
                      + " | ".join(_percent(s.verdict_shares.get(v)) for v in VERDICTS)
                      + f" | {_percent(s.share_fixed)} | {_percent(rate)} | {s.agreement_items} | "
-                       f"{_percent(s.raw_agreement)} | {_number(s.kappa)} | {s.open_items} |")
+                       f"{_percent(s.raw_agreement)} | {_number(s.kappa)} | {s.open_items} | "
+                       f"{len(untranslated.get(code, []))} |")
     if judged:
         lines += ["", "## Per field", "", "| language | field | " + " | ".join(VERDICTS) + " |", "|---" * (len(VERDICTS) + 2) + "|"]
         for code in judged:
@@ -191,8 +216,10 @@ def write_report(store: Store, settings: Settings) -> Path:
     for code in languages:
         waiting = reviews[code].open_items()
         if waiting:
-            shown = ", ".join(waiting[:MAX_OPEN_LINES]) + (f" and {len(waiting) - MAX_OPEN_LINES} more" if len(waiting) > MAX_OPEN_LINES else "")
-            lines.append(f"- {code}: {plural(len(waiting), 'item')} without a usable verdict: {shown}")
+            lines.append(f"- {code}: {plural(len(waiting), 'item')} without a usable verdict: {_listed(waiting)}")
+    for code, missing in untranslated.items():
+        lines.append(f"- {code}: {plural(len(missing), 'text')} without a translation to judge (failed or not "
+                     f"translated yet; `curate status --lang {code}` says why): {_listed(missing)}")
     path = folder / "review.md"
     _write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return path

@@ -10,7 +10,7 @@ from curation.report import edit_rate
 from curation.review.items import review_items
 from curation.stages.merge import merge
 
-from tests.review.seeding import KK, seed_translation, seeded  # noqa: F401  (fixture)
+from tests.review.seeding import KK, seed_competition, seed_translation, seeded  # noqa: F401  (fixture)
 
 BE = {"description": "Прадкажыце, хто з пасажыраў выжыў, па слупку `Survived` у train.csv.",
       "data_card": "У train.csv адзін радок на пасажыра са слупкамі PassengerId, Pclass і Survived.",
@@ -25,9 +25,12 @@ def _judge(store, language, answers):
                                   translation=item.text, translation_hash=item.translation_hash))
 
 
-def test_edit_rate_counts_changed_characters_per_machine_character():
+def test_edit_rate_counts_changed_characters_per_character_of_the_longer_text():
     assert edit_rate("abcd", "abXd") == 0.25
-    assert edit_rate("", "new") == 3.0
+    # a short tag replaced by a longer phrase is at most a whole rewrite, never 243%
+    assert edit_rate("", "new") == 1.0
+    assert edit_rate("ML", "машинное обучение") == 1.0
+    assert 0 < edit_rate("data", "data science") < 1
 
 
 def test_report_writes_figures_and_plots(seeded, settings):
@@ -53,7 +56,7 @@ def test_report_writes_figures_and_plots(seeded, settings):
     assert cells[1:6] == ["5", "60%", "20%", "0%", "20%"]
     assert cells[6] == "25%"
     assert cells[7] == f"{1 / len(KK['description']):.0%}"  # the fixed item is spaceship-titanic's description
-    assert cells[-1] == "2"
+    assert cells[-2:] == ["2", "0"]  # open; no text lacks a translation
     be = next(line for line in text.splitlines() if line.startswith("| Belarusian (be)"))
     cells = [cell.strip() for cell in be.strip("|").split("|")]
     assert cells[8:11] == ["2", "50%", "0.00"]
@@ -66,3 +69,25 @@ def test_report_without_verdicts_says_what_to_do(settings, store):
     result = CliRunner().invoke(app, ["report"])
     assert result.exit_code == 0
     assert "No verdicts pulled yet" in (settings.path("reports") / "review.md").read_text(encoding="utf-8")
+
+
+def test_texts_without_a_translation_are_counted_and_listed_and_the_chart_counts_the_merged_fix(seeded, settings):
+    # house-prices has English texts and only its description in Kazakh: its data card and domain have no
+    # translation (translate failed on them), which review.md used to leave out while saying "open 0".
+    seed_competition(seeded, "house-prices")
+    seed_translation(seeded, "house-prices", "description", "kk", KK["description"])
+    # Two annotators on titanic's domain: the first says YES, the second fixes it; merge takes the fix.
+    [domain] = [item for item in review_items(seeded, "kk") if item.item_id == "titanic/domain/kk"]
+    for annotator, verdict, fix in (("a", "YES and YES", ""), ("b", "NO and YES", "деректер туралы ғылым")):
+        seeded.add_verdict(Verdict(item_id=domain.item_id, competition="titanic", field="domain", language="kk",
+                                   annotator=annotator, verdict=verdict, own_version=fix, translation=domain.text,
+                                   translation_hash=domain.translation_hash))
+    merge(seeded, settings, ["kk"])
+
+    assert CliRunner().invoke(app, ["report"]).exit_code == 0
+    text = (settings.path("reports") / "review.md").read_text(encoding="utf-8")
+    kk = next(line for line in text.splitlines() if line.startswith("| Kazakh (kk)"))
+    assert kk.rstrip(" |").endswith("| 2")
+    assert ("- kk: 2 texts without a translation to judge (failed or not translated yet; `curate status --lang kk` "
+            "says why): house-prices/data_card/kk, house-prices/domain/kk") in text
+    assert "| kk | domain | 0% | 100% | 0% | 0% |" in text  # the fix merged, not the first annotator's YES

@@ -34,9 +34,10 @@ def judged_units(verdicts: list[Verdict]) -> dict[tuple[str, str], list[Verdict]
 
 
 def verdict_counts(verdicts: list[Verdict], field: str | None = None) -> Counter:
-    """Verdict -> number of judged texts, counting the first annotator's verdict per text."""
+    """Verdict -> number of judged texts, counting per text the verdict merge acts on (a fix by the second annotator
+    counts as that fix, not as the first annotator's YES)."""
     units = judged_units([v for v in verdicts if field is None or v.field == field])
-    return Counter(group[0].verdict for group in units.values())
+    return Counter(decide(group).verdict for group in units.values())
 
 
 def shares(counts: Counter, labels: Sequence) -> dict:
@@ -75,7 +76,7 @@ class LanguageReview:
         return ReviewStats(
             language=self.language,
             items=len({item for item, _ in self.units}),
-            verdict_shares=shares(Counter(group[0].verdict for group in self.units.values()), VERDICTS),
+            verdict_shares=shares(verdict_counts(self.verdicts), VERDICTS),
             share_fixed=sum(f.provenance == "native_fix" for f in self.finals) / len(self.finals) if self.finals else 0.0,
             agreement_items=count,
             raw_agreement=raw,
