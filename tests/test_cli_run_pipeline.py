@@ -137,7 +137,9 @@ def test_batch_mode_from_curate_toml_runs_the_stages_one_after_another(two_langu
     toml = two_languages / "curate.toml"
     text = toml.read_text(encoding="utf-8")
     assert "\n[llm]\n" in text
-    toml.write_text(text.replace("\n[llm]\n", '\n[llm]\nmode = "batch"\n', 1), encoding="utf-8")
+    # A short poll interval: the fake finishes a batch at once, and the default 30 s wait would be the whole test.
+    toml.write_text(text.replace("\n[llm]\n", '\n[llm]\nmode = "batch"\nbatch_poll_seconds = 0.01\n', 1),
+                    encoding="utf-8")
     llm_server.respond_with(Model())
 
     result = runner.invoke(app, ["run", "--yes"], env={"COLUMNS": "200"})
