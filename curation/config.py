@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from curation.languages import parse_language
+from curation.redaction import looks_like_key, shaped_like_key
 # [models] and [prices] live in their own module; Settings and the names other modules import stay here.
 from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_PRICES, ModelSettings,  # noqa: F401
                                      Price, RoleParameters, Strict, default_prices)
@@ -95,6 +96,15 @@ class ProviderSettings(Strict):
     max_concurrent: int = Field(default=16, ge=1)
     timeout_seconds: float = Field(default=120.0, gt=0)
     max_retry_seconds: float = Field(default=180.0, ge=0)  # 429/5xx/timeouts; a refused connection gives up sooner
+
+    @field_validator("base_url")
+    @classmethod
+    def _an_address(cls, url: str | None) -> str | None:
+        # the value is not repeated: a key pasted here would be printed with it
+        if url is not None and not url.lower().startswith(("http://", "https://")):
+            raise ValueError("not an http:// or https:// address; put the server's URL there (e.g. "
+                             "http://localhost:8000/v1) and any key in the environment")
+        return url
 
     @property
     def key_variable(self) -> str:
@@ -274,14 +284,26 @@ class Settings(Strict):
 
 
 def _refuse_secrets(data: dict, where: str = "") -> None:
+    """Refuse a secret written into curate.toml, in a line that names the key and never shows the value."""
+    kind = data.get("kind") or where.removeprefix("providers.").rstrip(".")
+    default = "ANTHROPIC_API_KEY" if kind == "anthropic" else "OPENAI_API_KEY"
+    named = data.get("api_key_env")
+    if isinstance(named, str) and looks_like_key(named):
+        raise ConfigError(f"{CONFIG_FILE}: {where}api_key_env holds what looks like a key, not the name of an "
+                          f"environment variable; put the variable's NAME there (e.g. {default}) and the key in the "
+                          "environment under that name")
     for key, value in data.items():
         if key.lower() in SECRET_VARIABLES or key.lower().endswith(("api_key", "_token", "password")):
             variable = SECRET_VARIABLES.get(key.lower(), key.upper())
             if key.lower() == "api_key" and where.startswith("providers."):
                 # a provider's key lives in its own variable: api_key_env, or the one its SDK kind reads
-                kind = data.get("kind") or where.removeprefix("providers.").rstrip(".")
-                variable = data.get("api_key_env") or ("ANTHROPIC_API_KEY" if kind == "anthropic" else "OPENAI_API_KEY")
+                variable = named or default
             raise ConfigError(f"{CONFIG_FILE}: {where}{key} looks like a secret; remove it and set the environment variable {variable} instead")
+        # a key pasted into any other setting (base_url, a model, a list) would be echoed with it: refuse it unshown
+        if any(isinstance(item, str) and shaped_like_key(item) for item in (value if isinstance(value, list) else [value])):
+            raise ConfigError(f"{CONFIG_FILE}: {where}{key} holds what looks like a key; keys never go in {CONFIG_FILE}: "
+                              "remove it and put the key in the environment (a provider's api_key_env names the "
+                              "variable)")
         if isinstance(value, dict):
             _refuse_secrets(value, f"{where}{key}.")
 

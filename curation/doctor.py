@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from curation.config import Settings
 from curation.llm.errors import EndpointUnreachable
+from curation.redaction import redact_url
 
 OK, FAIL, SKIP = "ok", "FAIL", "skip"
 
@@ -65,7 +66,7 @@ async def _check_provider(settings: Settings, name: str, models: dict[str, list[
     if todo is not None:
         return [Finding(FAIL, "key", todo)]
     findings = [Finding(OK, "key", f"{variable} is set" if settings.api_key(provider_settings)
-                        else f"{variable} not set; none needed for the server at {base_url}")]
+                        else f"{variable} not set; none needed for the server at {redact_url(base_url)}")]
     provider = open_provider(name, provider_settings, settings)
     compatible = provider_settings.kind == "openai" and base_url is not None  # vLLM, Ollama, llama.cpp, ...
     try:

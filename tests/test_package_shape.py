@@ -135,12 +135,12 @@ def describe_cycle(graph: dict[str, dict[str, tuple[int, str]]], group: list[str
 # __init__). Within a layer imports may go one way between two packages (test_no_two_packages_import_each_other).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what every layer speaks in: settings, languages, records, the store, prompt files, plain-text rules, files
-    # written whole into the project's folders, the status registry (which loads the stages' and review's sections
-    # by name at run time, not by import)
+    # written whole into the project's folders, what of a secret may be shown, the status registry (which loads the
+    # stages' and review's sections by name at run time, not by import)
     ("foundations", ("curation", "curation.config", "curation.model_settings", "curation.languages",
                      "curation.records", "curation.store", "curation.fingerprint", "curation.excerpt",
                      "curation.project_paths", "curation.prompts", "curation.status", "curation.plain_text",
-                     "curation.output_folders")),
+                     "curation.output_folders", "curation.redaction")),
     # what the stages use: the LLM client, the gates, the readers of competitions
     ("services", ("curation.llm", "curation.checks", "curation.sources")),
     # beside the stages but under them: the stages drive review and release (merge reads review's decisions,

@@ -16,22 +16,22 @@ class AnthropicBatches:
         self.client = client
 
     async def submit(self, requests: list[tuple[str, dict]]) -> tuple[str, BatchStatus]:
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             batch = await self.client.messages.batches.create(
                 requests=[{"custom_id": custom_id, "params": body} for custom_id, body in requests])
         return batch.id, self._status(batch)
 
     async def status(self, remote_id: str) -> BatchStatus:
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             return self._status(await self.client.messages.batches.retrieve(remote_id))
 
     async def cancel(self, remote_id: str) -> BatchStatus:
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             return self._status(await self.client.messages.batches.cancel(remote_id))
 
     async def results(self, remote_id: str) -> Results:
         results: Results = {}
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             async for entry in await self.client.messages.batches.results(remote_id):
                 result = entry.result
                 if result.type == "succeeded":

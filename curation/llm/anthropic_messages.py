@@ -21,6 +21,7 @@ from curation.llm.parameters import CallParameters, ParameterRefused, api_messag
 from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, Reply, Transient, Unreachable, Unusable, classify,
                                 unreachable_reason, unreadable_body)
 from curation.llm.schemas import json_schema
+from curation.redaction import redact_url
 
 if TYPE_CHECKING:
     from curation.llm.anthropic_batches import AnthropicBatches
@@ -34,7 +35,7 @@ class AnthropicMessages:
         self.connect_timeout = min(CONNECT_TIMEOUT_SECONDS, settings.timeout_seconds)
         timeout = anthropic.Timeout(settings.timeout_seconds, connect=self.connect_timeout)
         self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
-        self.endpoint = str(self.client.base_url).rstrip("/")
+        self.endpoint = redact_url(str(self.client.base_url).rstrip("/"))  # for messages: no credentials
 
     def request_body(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
                      params: CallParameters, avoid: frozenset[str] = frozenset()) -> dict:

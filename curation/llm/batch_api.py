@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from curation.redaction import hide_credentials
+
 # custom_id as both providers accept it: Anthropic allows 1-64 of [A-Za-z0-9_-]; a sha256 hex digest fits.
 CUSTOM_ID_LENGTH = 64
 
@@ -63,13 +65,14 @@ class BatchAPI(Protocol):
 
 
 @contextmanager
-def batch_api_errors(sdk_errors: tuple[type[Exception], ...]) -> Iterator[None]:
+def batch_api_errors(sdk_errors: tuple[type[Exception], ...], base_url: object = None) -> Iterator[None]:
     """Raise an SDK's connection or HTTP-status error (`sdk_errors`, the adapter's SDK's classes) inside the block as
-    one BatchAPIError, the SDK's own traceback dropped: the batch runner says what failed in one line."""
+    one BatchAPIError, the SDK's own traceback dropped: the batch runner says what failed in one line (without the
+    credentials of `base_url`, which a server's message may repeat)."""
     try:
         yield
     except sdk_errors as error:  # both SDKs' errors carry status_code (HTTP errors only) and message
         status = getattr(error, "status_code", None)
-        message = getattr(error, "message", None) or str(error)
+        message = hide_credentials(getattr(error, "message", None) or str(error), str(base_url or ""))
         raise BatchAPIError(f"HTTP {status} ({message})" if status else f"connection failed ({message})",
                             status) from None

@@ -29,6 +29,7 @@ from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, U
 from curation.llm.schemas import json_schema
 from curation.llm.tally import add_answer, add_cost, logged_stage
 from curation.records import LLMCall
+from curation.redaction import hide_credentials
 from curation.store import Store
 
 # A refused connection or an unknown host is a server not running or a wrong address far more often than a
@@ -317,8 +318,11 @@ class LLM:
                     try:
                         reply = await provider.send(call.model, conversation, schema, progress.mode,
                                                     progress.params, avoid := frozenset(refused))
-                    except Unreachable:
-                        reservation.settle(0)  # nothing reached the server: its tokens are free for the next try
+                    except (Transient, Unusable, Unreachable, Rejected, ParameterRefused) as error:
+                        # a server's words may repeat the address asked, credentials and all (a 404 naming its path)
+                        error.reason = hide_credentials(error.reason, self.settings.base_url(call.provider, settings))
+                        if isinstance(error, Unreachable):
+                            reservation.settle(0)  # nothing reached the server: its tokens are free for the next try
                         raise
                     reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
             except ParameterRefused as error:

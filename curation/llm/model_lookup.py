@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from curation.llm.parameters import api_message
 from curation.llm.providers import Provider
 from curation.llm.reply import one_line, unreachable_reason
+from curation.redaction import hide_credentials
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ async def look_up_model(provider: Provider, model: str, compatible: bool = False
     """Retrieve `model` from the provider's models endpoint (`compatible`: an OpenAI-compatible server, whose 404
     is checked against its list); never raises for what a server or network can do."""
     client = getattr(provider, "client")  # the SDK client of OpenAIChat / AnthropicMessages
+
+    def hide(text: str) -> str:  # a server's message may repeat the address asked, credentials and all
+        return hide_credentials(text, str(client.base_url))
+
     try:
         await client.models.retrieve(model)
     except Exception as error:  # noqa: BLE001  (every SDK error is an answer to report, not a crash)
@@ -57,8 +62,8 @@ async def look_up_model(provider: Provider, model: str, compatible: bool = False
             # The server's own words when it gave some; else what the list said, else the SDK's summary.
             message = api_message(getattr(error, "body", None), "") or (
                 "not in the server's model list" if listed is False else str(error))
-            return ModelLookup(found=False, status=status, reason=one_line(message, 160))
+            return ModelLookup(found=False, status=status, reason=one_line(hide(message), 160))
         reason = unreachable_reason(error, getattr(provider, "connect_timeout", 10.0))
-        return ModelLookup(found=False, reason=reason or one_line(f"{type(error).__name__}: {error}", 160),
+        return ModelLookup(found=False, reason=hide(reason or one_line(f"{type(error).__name__}: {error}", 160)),
                            unreachable=True)
     return ModelLookup(found=True)

@@ -21,7 +21,7 @@ class OpenAIBatches:
     async def submit(self, requests: list[tuple[str, dict]]) -> tuple[str, BatchStatus]:
         lines = "".join(json.dumps({"custom_id": custom_id, "method": "POST", "url": "/v1/chat/completions",
                                     "body": body}, ensure_ascii=False) + "\n" for custom_id, body in requests)
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             upload = await self.client.files.create(file=("requests.jsonl", lines.encode("utf-8"), "application/jsonl"),
                                                     purpose="batch")
             batch = await self.client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions",
@@ -29,16 +29,16 @@ class OpenAIBatches:
         return batch.id, self._status(batch)
 
     async def status(self, remote_id: str) -> BatchStatus:
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             return self._status(await self.client.batches.retrieve(remote_id))
 
     async def cancel(self, remote_id: str) -> BatchStatus:
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             return self._status(await self.client.batches.cancel(remote_id))
 
     async def results(self, remote_id: str) -> Results:
         results: Results = {}
-        with batch_api_errors(SDK_ERRORS):
+        with batch_api_errors(SDK_ERRORS, self.client.base_url):
             batch = await self.client.batches.retrieve(remote_id)
             for file_id in (batch.output_file_id, batch.error_file_id):
                 if file_id:
