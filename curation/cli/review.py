@@ -183,7 +183,8 @@ def review_pull(
         import json
 
         typer.echo(json.dumps([{"language": r.language, "verdicts": r.verdicts, "scores": r.scores,
-                                "already_stored": r.repeated, "problems": r.problems, "notes": r.notes,
+                                "already_stored": r.repeated, "rows_not_taken": r.not_taken, "problems": r.problems,
+                                "notes": r.notes,
                                 "files": [str(path) for path in r.files]} for r in reports], ensure_ascii=False, indent=2))
         problems = sum(len(r.problems) for r in reports)
     elif quiet := [r.language for r in reports if not (verbose or len(reports) == 1 or r.verdicts or r.scores or r.problems)]:
@@ -196,7 +197,7 @@ def review_pull(
 
 def _pulled_line(report) -> str:
     return (f"{report.language}: {plural(report.verdicts, 'new verdict')}, {plural(report.scores, 'new rubric score')}, "
-            f"{report.repeated} already stored, {plural(len(report.problems), 'row')} not taken until corrected"
+            f"{report.repeated} already stored, {plural(report.not_taken, 'row')} not taken until corrected"
             + (f"; written to {', '.join(str(p) for p in report.files)}" if report.files else ""))
 
 

@@ -39,9 +39,15 @@ class PullReport:
     verdicts: int = 0
     scores: int = 0
     repeated: int = 0
-    problems: list[str] = field(default_factory=list)  # rows not taken until the annotator corrects them
+    problems: list[str] = field(default_factory=list)  # what keeps rows from being taken, one line each
     notes: list[str] = field(default_factory=list)  # rows taken, but worth a look (a NO without a version)
     files: list[Path] = field(default_factory=list)
+    not_taken: int = 0  # rows the problems cover: a refused tab is one line for all of its rows
+
+    def refuse(self, problem: str, rows: int = 1) -> None:
+        """A problem line, and how many rows it keeps out of the store until it is corrected."""
+        self.problems.append(problem)
+        self.not_taken += rows
 
 
 @dataclass
@@ -61,16 +67,18 @@ def pull(store: Store, settings: Settings, language: str, backend: SheetBackend,
     else:
         readers = [(backend, ref) for ref in sorted({row.sheet for row in store.pushed_rows(language)})]
         if not readers:
-            report.problems.append(f"nothing was pushed for {language} yet; run `curate review push --lang {language}` first")
+            report.refuse(f"nothing was pushed for {language} yet; run `curate review push --lang {language}` first", 0)
     for reader, ref in readers:
+        # the rows pushed to a sheet that cannot be read (a file given with --file: its annotator's are unknown yet)
+        rows = 0 if file is not None else sum(1 for row in store.pushed_rows(language) if row.sheet == ref)
         try:
             content = reader.read(ref)
         except ReviewError as error:  # one unreadable sheet does not stop the others
-            report.problems.append(str(error))
+            report.refuse(str(error), rows)
             continue
         if content is None:
-            report.problems.append(f"{ref}: no such sheet" if file is not None else
-                                   f"{ref}: the sheet pushed for {language} is gone; push again to recreate it")
+            report.refuse(f"{ref}: no such sheet" if file is not None else
+                          f"{ref}: the sheet pushed for {language} is gone; push again to recreate it", rows)
         else:
             contents.append(content)
     collected = _Collected()
@@ -87,7 +95,8 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
     name = Path(content.ref).name if from_file or content.ref.endswith(".xlsx") else content.ref
     sheet_language = content.meta.get("Language", "")
     if sheet_language and sheet_language != language:
-        report.problems.append(f"{name}: this sheet is for {sheet_language!r}, not {language!r}; pull it with --lang {sheet_language}")
+        report.refuse(f"{name}: this sheet is for {sheet_language!r}, not {language!r}; pull it with --lang "
+                      f"{sheet_language}", sum(len(rows) for tab, rows in content.tabs.items() if tab != INSTRUCTIONS_TAB))
         return
     owner = content.meta.get("Annotator", "")
     pushed_to: dict[str, dict[str, PushedRow]] = defaultdict(dict)
@@ -101,23 +110,27 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
         kind, _, tab_annotator = tab.partition(" - ")
         annotator = tab_annotator or owner
         if not annotator:
-            report.problems.append(f"{name}: cannot tell whose answers tab '{tab}' holds: the Instructions tab lost its "
-                                   "Annotator row; restore it or pull the annotator's original file")
+            report.refuse(f"{name}: cannot tell whose answers tab '{tab}' holds: the Instructions tab lost its "
+                          "Annotator row; restore it or pull the annotator's original file", len(rows))
             continue
         pushed = pushed_to.get(annotator, {})
         if not pushed:
-            report.problems.append(f"{name}: nothing was pushed to {annotator!r} for {language}; check the Annotator row")
+            report.refuse(f"{name}: nothing was pushed to {annotator!r} for {language}; check the Annotator row",
+                          len(rows))
             continue
         where = f"{name} tab '{tab}'"
-        if tab in content.problems:
-            report.problems.append(f"{where}: {content.problems[tab]}")
+        if tab in content.problems:  # a reshaped tab is read not at all: every row pushed to it waits
+            report.refuse(f"{where}: {content.problems[tab]}", sum(
+                1 for row in pushed.values() if row.tab == tab and (from_file or row.sheet == content.ref)))
             continue
-        report.problems.extend(f"{where} {line}" for line in content.merged.get(tab, []))
+        if content.merged.get(tab):  # rows under merged cells are not read: counted once for all the ranges
+            report.problems.extend(f"{where} {line}" for line in content.merged[tab])
+            report.not_taken += sum(1 for row in rows if row.merged)
         _read_tab(store, settings, language, annotator, kind, tab, rows, pushed, where, collected, report,
                   sheet_ref=None if from_file else content.ref, copies=copies.get((annotator, tab), []), name=name)
     # A returned file may have been renamed or moved: it is known by its annotator; a pushed sheet by its reference.
     mine = (lambda row: row.annotator == owner) if from_file else (lambda row: row.sheet == content.ref)
-    expected = {(row.tab, row.annotator) for row in store.pushed_rows(language) if mine(row)}
+    expected = Counter((row.tab, row.annotator) for row in store.pushed_rows(language) if mine(row))
     for tab, annotator in sorted(expected):
         if tab in content.tabs:
             continue
@@ -126,11 +139,13 @@ def _read_sheet(store: Store, settings: Settings, language: str, content: SheetC
                       f"{name} tab '{tab}'", collected, report, sheet_ref=None if from_file else content.ref,
                       copies=copies[(annotator, tab)], name=name)
             continue
-        report.problems.append(f"{name}: tab '{tab}' is missing; its rows cannot be read; restore the tab (or push "
-                               "again to recreate it; answers pulled before are kept)")
+        report.refuse(f"{name}: tab '{tab}' is missing; its rows cannot be read; restore the tab (or push "
+                      "again to recreate it; answers pulled before are kept)", expected[tab, annotator])
     for found in copies.values():
         problems, notes = copy_lines(name, found)
         report.problems.extend(problems)
+        # an item its copies answer otherwise than each other is named in each of them: one row not taken
+        report.not_taken += len({key for copy in found for key in copy.differing})
         report.notes.extend(notes)
 
 
@@ -141,26 +156,28 @@ def _read_tab(store: Store, settings: Settings, language: str, annotator: str, k
     editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
     counts = Counter(row.cells.get("key", "") for row in rows)
     first_row: dict[str, int] = {}
+    repeated: set[str] = set()
     seen: set[str] = set()
     for row in rows:
         key = row.cells.get("key", "")
         if not key:
             if answered(row, None, editable) and not row.merged:
-                report.problems.append(f"{where} row {row.row}: the item id is empty; undo the change to the id column "
-                                       "so the answer can be matched to its text")
+                report.refuse(f"{where} row {row.row}: the item id is empty; undo the change to the id column so the "
+                              "answer can be matched to its text")
             continue
         seen.add(key)
         if row.merged:
             continue  # named once for its merged range
         if key not in pushed:
-            report.problems.append(f"{where} row {row.row} ({key}): unknown item id {key!r}; it was never pushed to "
-                                   f"{annotator}; restore the id column as it was")
+            report.refuse(f"{where} row {row.row} ({key}): unknown item id {key!r}; it was never pushed to "
+                          f"{annotator}; restore the id column as it was")
             continue
         if counts[key] > 1:
-            if key in first_row:
-                report.problems.append(f"{where} row {row.row} ({key}): item id {key!r} appears again (first at row "
-                                       f"{first_row[key]}); keep one row per item and delete the copy; both rows are "
-                                       "skipped until then")
+            if key in first_row:  # the first copy is skipped too: counted with the line for the second
+                report.refuse(f"{where} row {row.row} ({key}): item id {key!r} appears again (first at row "
+                              f"{first_row[key]}); keep one row per item and delete the copy; both rows are "
+                              "skipped until then", 1 if key in repeated else 2)
+                repeated.add(key)
             first_row.setdefault(key, row.row)
             continue
         _read_row(store, settings, language, annotator, kind, row, pushed[key], where, collected, report, copies, name)
@@ -171,8 +188,8 @@ def _read_tab(store: Store, settings: Settings, language: str, annotator: str, k
         if any(key in copy.rows for copy in copies):  # its row lives on in a copy
             _read_row(store, settings, language, annotator, kind, None, sent, where, collected, report, copies, name)
             continue
-        report.problems.append(f"{where}: the row of {key} (pushed to row {sent.row}) was deleted; "
-                               f"push again to restore it, or undo the deletion")
+        report.refuse(f"{where}: the row of {key} (pushed to row {sent.row}) was deleted; "
+                      f"push again to restore it, or undo the deletion")
 
 
 def _read_row(store: Store, settings: Settings, language: str, annotator: str, kind: str, row: SheetRow | None,
@@ -189,8 +206,8 @@ def _read_row(store: Store, settings: Settings, language: str, annotator: str, k
     at = f"{where} row {row.row} ({sent.key})"
     edited = _edited_locked(row, sent, rubric)
     if edited:
-        report.problems.append(f"{at}: the locked column '{edited}' was edited; restore the pushed text and put "
-                               "your version in 'Your version'; this row is skipped until then")
+        report.refuse(f"{at}: the locked column '{edited}' was edited; restore the pushed text and put "
+                      "your version in 'Your version'; this row is skipped until then")
         return
     source = f"{where} row {row.row}"
     if rubric:
@@ -224,11 +241,11 @@ def _read_score(row: SheetRow, sent: PushedRow, annotator: str, at: str, source:
     answer, comment = row.cells.get("score", ""), row.cells.get("comment", "")
     if not answer:
         if comment:
-            report.problems.append(f"{at}: a comment but no score; pick 0, 1 or 2")
+            report.refuse(f"{at}: a comment but no score; pick 0, 1 or 2")
         return
     score = parse_score(answer)
     if score is None:
-        report.problems.append(f"{at}: {answer!r} is not a score; pick 0 (unusable), 1 (needs revision) or 2 (good)")
+        report.refuse(f"{at}: {answer!r} is not a score; pick 0 (unusable), 1 (needs revision) or 2 (good)")
         return
     collected.scores[annotator].append(RubricScore(competition=sent.item_id, annotator=annotator, score=score,
                                                    comment=comment, description_hash=sent.translation_hash, source=source))
@@ -241,16 +258,16 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
     own, comment = own_fix(row, sent), row.cells.get("comment", "")
     if not answer:
         if own or comment:
-            report.problems.append(f"{at}: no answer chosen; pick one from the dropdown in 'Your answer'")
+            report.refuse(f"{at}: no answer chosen; pick one from the dropdown in 'Your answer'")
         return
     verdict = parse_verdict(answer)
     if verdict is None:
-        report.problems.append(f"{at}: unknown answer {answer!r}; pick one of YES and YES, NO and YES, YES and NO, "
-                               "NO and NO")
+        report.refuse(f"{at}: unknown answer {answer!r}; pick one of YES and YES, NO and YES, YES and NO, "
+                      "NO and NO")
         return
     parsed = parse_item_id(sent.item_id)
     if parsed is None:  # pushed rows always carry valid ids; a store from elsewhere might not
-        report.problems.append(f"{at}: {sent.item_id!r} is not an item id")
+        report.refuse(f"{at}: {sent.item_id!r} is not an item id")
         return
     competition, field_name, _ = parsed
     note = ""
@@ -270,9 +287,9 @@ def _read_verdict(store: Store, settings: Settings, language: str, row: SheetRow
         hard = [check for check in failed if check.name in HARD_CHECKS]
         if hard:
             names = ", ".join(check.name for check in hard)
-            report.problems.append(f"{at}: your version did not pass the checks ({names}): "
-                                   f"{refusal(hard, language)}; correct 'Your "
-                                   "version' and pull again")
+            report.refuse(f"{at}: your version did not pass the checks ({names}): "
+                          f"{refusal(hard, language)}; correct 'Your "
+                          "version' and pull again")
             return
         if failed:
             names = ", ".join(check.name for check in failed)

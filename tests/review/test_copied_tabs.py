@@ -77,6 +77,7 @@ def test_an_item_answered_differently_in_the_copy_is_named_and_not_taken(project
                     "or another copy does (titanic/domain/kk); they are not taken until one answer is left: keep the "
                     "answers in 'domain', delete the copy and pull again")
     assert [v.item_id for v in seeded.verdicts("kk")] == ["spaceship-titanic/domain/kk"]
+    assert "kk: 1 new verdict, 0 new rubric scores, 0 already stored, 1 row not taken until corrected" in result.output
 
 
 def test_a_deleted_tab_is_read_from_its_copy(project, seeded, workbook):
@@ -109,6 +110,8 @@ def test_rows_under_merged_answer_cells_are_named(project, seeded, workbook):
                     "row and pull again")
     assert [v.item_id for v in seeded.verdicts("kk")] == ["titanic/description/kk"]  # and no row is called deleted
     assert "was deleted" not in result.output
+    # the summary counts the two rows under the range, not the one line naming it
+    assert "kk: 1 new verdict, 0 new rubric scores, 0 already stored, 2 rows not taken until corrected" in result.output
 
 
 def test_google_sheets_copied_tabs_and_merged_cells(seeded, sheets_settings, api):  # noqa: F811 (fixtures)
@@ -131,3 +134,4 @@ def test_google_sheets_copied_tabs_and_merged_cells(seeded, sheets_settings, api
                             f"answers were read as answers in '{domain}', which had none for those items: answer in "
                             f"'{domain}' from now on and delete the copy"]
     assert {v.item_id for v in seeded.verdicts("kk")} == set(ITEMS)
+    assert report.not_taken == 2

@@ -67,6 +67,19 @@ def test_a_reshaped_tab_is_one_line_and_nothing_from_it_is_taken(project, seeded
         ("titanic/domain/kk", "YES and YES", "")}
 
 
+def test_the_summary_counts_every_row_of_a_refused_tab(project, seeded, workbook):
+    edit(workbook, "description", lambda sheet: sheet.delete_cols(7))
+    rows = [row for row in seeded.pushed_rows("kk", "annotator-1") if row.tab == "description"]
+    assert len(rows) > 1
+
+    result = curate("review", "pull", "--lang", "kk")
+
+    assert result.exit_code == 1, result.output
+    assert len(problem_lines(result.output, "description")) == 1  # one line for the tab...
+    # ...whose rows are all left out, not "1 row": the summary counts rows, not problem lines
+    assert f"kk: 1 new verdict, 0 new rubric scores, 0 already stored, {len(rows)} rows not taken until corrected" \
+        in result.output
+
 
 def test_once_the_columns_are_back_the_tabs_answers_are_taken(project, seeded, workbook):
     edit(workbook, "description", lambda sheet: setattr(sheet.cell(1, 7), "value", "Notes"))
