@@ -122,7 +122,8 @@ class StatusReport:
     languages: list[str] = field(default_factory=list)  # the languages asked for
     source_language: str = "en"
     spend_usd: float = 0.0
-    calls: int = 0
+    calls: int = 0  # calls sent to a provider (each may have taken several HTTP attempts)
+    cache_hits: int = 0  # calls answered from the call log at no cost: not counted in `calls`
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per stage, how many competitions are in each state."""
@@ -154,6 +155,7 @@ class StatusReport:
             "matrix": self.matrix,
             "spend_usd": round(self.spend_usd, 6),
             "calls": self.calls,
+            "cache_hits": self.cache_hits,
             "next": next_command(self),
             "competitions": [asdict(row) for row in self.competitions],
             "problems": [problem.model_dump() for problem in self.problems],
@@ -217,7 +219,8 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
     costs = store.llm_costs()
     return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings,
                         languages=languages, source_language=settings.project.source_language, spend_usd=sum(line.cost_usd for line in costs),
-                        calls=sum(line.calls for line in costs))
+                        calls=sum(line.calls - line.cache_hits for line in costs),
+                        cache_hits=sum(line.cache_hits for line in costs))
 
 
 def next_command(report: StatusReport) -> str:

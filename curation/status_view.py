@@ -58,7 +58,8 @@ def _render_overview(report: StatusReport, console: Console) -> None:
     languages = sum(1 for code in order if code in rows and code != source)
     console.print(Text(f"{plural(len(report.competitions), 'competition')}"
                        + (f" in {plural(languages, 'language')}" if languages else "")
-                       + f" · spent ${report.spend_usd:.4f} on {plural(report.calls, 'LLM call')}"))
+                       + f" · spent ${report.spend_usd:.4f} on {plural(report.calls, 'LLM call')}"
+                       + (f" · {report.cache_hits} answered from cache" if report.cache_hits else "")))
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("lang", no_wrap=True)
     for family in families:

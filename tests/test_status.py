@@ -102,3 +102,26 @@ def test_per_language_stages_show_the_languages_asked_for_and_collapse_when_many
     titanic = next(row for row in report["competitions"] if row["competition"] == "titanic")
     assert titanic["stages"]["translate:be"]["status"] == "needs_human"
     assert report["matrix"]["translate"]["kk"] == {"done": 1, "flagged": 0, "open": 6, "failed": 0}
+
+
+def test_the_spend_line_counts_calls_sent_and_cache_hits_apart(project, store):
+    """A cache hit costs nothing and sends nothing: "spent $X on N LLM calls" counts only the calls a provider
+    answered (or refused), and the hits are said next to them."""
+    from curation.records import LLMCall
+
+    runner.invoke(app, ["ingest"])
+    call = LLMCall(stage="translate", role="translate", item="titanic/description", provider="openai",
+                   model="gpt-5.5-2026-04-23", request_hash="h", response="ok")
+    for number in range(3):
+        store.log_llm_call(call.model_copy(update={"request_hash": f"h{number}", "cost_usd": 0.5, "attempts": 1}))
+    store.log_llm_call(call.model_copy(update={"request_hash": "h3", "response": None, "error": "HTTP 400 (no)",
+                                               "attempts": 1}))
+    for number in range(5):
+        store.log_llm_call(call.model_copy(update={"request_hash": f"h{number % 3}", "cached": True,
+                                                   "saved_usd": 0.5}))
+
+    shown = runner.invoke(app, ["status"], env={"COLUMNS": "200"}).stdout
+
+    assert "spent $1.5000 on 4 LLM calls · 5 answered from cache" in shown
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    assert (report["calls"], report["cache_hits"]) == (4, 5)
