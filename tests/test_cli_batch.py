@@ -134,3 +134,21 @@ def test_a_cancelled_batch_leaves_its_items_pending_and_the_next_run_finishes_th
         assert len(store.translations("kk")) == 21
     assert "--cancel nope" not in runner.invoke(app, ["batches", "--cancel", "nope"]).output
     assert "no such batch" in runner.invoke(app, ["batches", "--cancel", "nope"]).output
+
+
+def test_a_batch_that_answers_nothing_is_one_waiting_line_per_stage(batch_project, llm_server):
+    """Describe's batch expires unanswered: its competitions are left pending (rerun), and tag and translate wait
+    for them. Each stage says so in one line with a few of them, not one line per text."""
+    llm_server.batches.expire_next(answered=0)
+
+    result = runner.invoke(app, ["run", "--batch"], env={"COLUMNS": "400"})
+
+    assert result.exit_code == 1, result.output
+    waiting = [line for line in result.output.splitlines() if line.startswith("waiting")]
+    assert len(waiting) == 2, result.output
+    tag, translate = waiting
+    assert tag.startswith("waiting: 7 competitions with no description yet (run `curate describe`): ")
+    assert tag.endswith(" and 4 more; `curate status --detail` lists them")
+    assert translate.startswith("waiting: 14 texts with no English text yet: 7 descriptions (run `curate describe`), "
+                                "7 domains (run `curate tag`); in ")
+    assert translate.endswith(" and 4 more; `curate status --detail` lists them")

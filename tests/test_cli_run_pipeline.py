@@ -112,7 +112,9 @@ def test_a_competition_that_cannot_be_described_still_has_its_data_card_translat
 
     assert result.exit_code == 1, result.output
     assert "describe: 5 done, 2 failed" in result.output  # Titanic and Spaceship Titanic
-    assert "waiting: titanic/description: no English text yet" in result.output
+    [waiting] = [line for line in result.output.splitlines() if line.startswith("waiting: 4 texts")]
+    assert waiting.startswith("waiting: 4 texts with no English text yet: 2 descriptions (run `curate describe`), "
+                              "2 domains (run `curate tag`); in ") and "titanic, " in waiting
     assert "left undone in: describe" in result.output
     with Store(two_languages / "data" / "curation.sqlite") as store:
         assert store.description("titanic") is None

@@ -190,10 +190,16 @@ def describe_report(store, settings, stage, competition: str | None = None) -> N
         say(figures.line())
 
 
+# Where the texts a stage waits for are listed when its line names only a few.
+WAITING_MORE = "`curate status --detail` lists them"
+
+
 def tag_report(store, stage, competition: str | None = None) -> None:
-    """After a tag run: competitions still without a description, and domains outside the vocabulary."""
+    """After a tag run: competitions still without a description (one line), and domains outside the vocabulary."""
     if stage.waiting:
-        complain(f"waiting for a description (run `curate describe`): {', '.join(stage.waiting)}")
+        shortened = named(stage.waiting) != ", ".join(stage.waiting)
+        complain(f"waiting: {plural(len(stage.waiting), 'competition')} with no description yet (run `curate "
+                 f"describe`): {named(stage.waiting)}" + (f"; {WAITING_MORE}" if shortened else ""))
     for domain in store.domains():
         if domain.is_new and (competition is None or domain.competition == competition):
             complain(f"new domain for {domain.competition}: {domain.domain!r}; add it to [tag] vocabulary "
@@ -201,8 +207,8 @@ def tag_report(store, stage, competition: str | None = None) -> None:
 
 
 def translate_report(store, runs, verbose: bool, competition: str | None = None) -> bool:
-    """After a translate run of one or more languages: each language's summary, flagged texts, what waits and what
-    was kept; whether every language's run was complete."""
+    """After a translate run of one or more languages: each language's summary, flagged texts, what waits (one line,
+    or one per text with `verbose`) and what was kept; whether every language's run was complete."""
     print_summaries([summary for _, summary in runs], verbose, "`-v` lists every item")
     flagged: dict[str, list[str]] = {}
     for stage, _ in runs:
@@ -220,11 +226,32 @@ def translate_report(store, runs, verbose: bool, competition: str | None = None)
                  f"failing): {', '.join(f'{code} {len(ids)}' for code, ids in flagged.items())}; e.g. "
                  f"{', '.join(f'{key}/{worst}' for key in flagged[worst][:2])}; which ones: `-v`, or "
                  f"`curate status --detail --lang {worst}`")
-    for line in runs[0][0].waiting if runs else []:
-        complain(f"waiting: {line}")
+    waiting = runs[0][0].waiting if runs else []  # the same texts wait in every language
+    if verbose or len(waiting) == 1:
+        for line in waiting:
+            complain(f"waiting: {line}")
+    elif waiting:
+        complain(waiting_line(waiting))
     kept = {stage.language: len(stage.pinned) for stage, _ in runs if stage.pinned}
     if kept:
         say(f"kept {plural(sum(kept.values()), 'text')} reviewed under an older prompt or model ("
             + ", ".join(f"{code} {count}" for code, count in kept.items()) + "): a person approved or wrote them; "
             "`curate translate --redo-reviewed` translates them again and sends them back to review")
     return all(summary.complete for _, summary in runs)
+
+
+def waiting_line(waiting: list[str]) -> str:
+    """Texts a translate run waits for ("slug/field: why (what to run)"), as one line: how many of each field and
+    why, a few of their competitions, and where they are all listed."""
+    fields: dict[tuple[str, str], int] = {}
+    for line in waiting:
+        key, _, reason = line.partition(": ")
+        name = key.rpartition("/")[2]
+        fields[name, reason] = fields.get((name, reason), 0) + 1
+    whys = {reason.partition(" (")[0] for _, reason in fields}
+    said = whys.pop() if len(whys) == 1 else None  # one reason for all ("no English text yet"): said once
+    parts = ", ".join(plural(count, name) + (f" ({reason.partition(' (')[2].removesuffix(')')})" if said else
+                                             f": {reason}") for (name, reason), count in fields.items())
+    slugs = list(dict.fromkeys(line.partition("/")[0] for line in waiting))
+    return (f"waiting: {plural(len(waiting), 'text')}" + (f" with {said}" if said else "") + f": {parts}; "
+            f"in {named(slugs)}; {WAITING_MORE}")
