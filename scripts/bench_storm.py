@@ -1,10 +1,11 @@
 """`curate describe` + `curate translate` on the sample under a provider storm, against the same run fault-free.
 
-    python scripts/bench_storm.py [--latency 3.0] [--retry-after 1.0] [--lang kk,be,ja]
+    python scripts/bench_storm.py [--latency 3.0] [--retry-after 1.0] [--cut-offs 0.15] [--lang kk,be,ja]
 
-Provider rate limits are raised far above what the run asks, so the figure is the retry policy's. The fake LLM server (tests/fakes/llm_server.py) answers every request after `--latency` seconds. The storm run
-gets, at random with a fixed seed, 30% 429s with `retry-after`, 5% 500s and 5% bodies cut inside a multi-byte
-character (faults come back at once, as a real API's do). Each run starts from a fresh copy of the sample
+Provider rate limits are raised far above what the run asks, so the figure is the retry policy's. The fake LLM
+server (tests/fakes/llm_server.py) answers every request after `--latency` seconds. The storm run gets, at random
+with a fixed seed, 30% 429s with `retry-after`, 5% 500s and 15% bodies cut inside a multi-byte character (faults
+come back at once, as a real API's do; a cut body is a transport fault, retried with back-off like a 500). Each run starts from a fresh copy of the sample
 project, so neither reads the other's cache. Prints both wall times, their ratio, the faults served and whether
 every item was done on the first run.
 """
@@ -57,8 +58,8 @@ def timed_run(storm: bool, args: argparse.Namespace) -> tuple[float, list[str], 
     with tempfile.TemporaryDirectory(prefix="bench-storm-") as scratch, FakeLLMServer() as server:
         project = project_copy(Path(scratch), languages)
         model = Model()
-        responder = Storm(model, retry_after=args.retry_after, latency=args.latency) if storm else \
-            (lambda request: slow(args.latency, model(request)))
+        responder = (Storm(model, cut_offs=args.cut_offs, retry_after=args.retry_after, latency=args.latency)
+                     if storm else (lambda request: slow(args.latency, model(request))))
         server.respond_with(responder)
         os.environ.update(OPENAI_BASE_URL=server.openai_base_url, ANTHROPIC_BASE_URL=server.anthropic_base_url)
         for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
@@ -82,6 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=3.0, help="seconds per answer (default 3.0; real models take longer)")
     parser.add_argument("--retry-after", type=float, default=1.0, help="the 429s' retry-after (default 1.0)")
+    parser.add_argument("--cut-offs", type=float, default=0.15, help="share of bodies cut off (default 0.15)")
     parser.add_argument("--lang", default="kk,be,ja", help="target languages (default kk,be,ja)")
     args = parser.parse_args()
 
@@ -90,7 +92,8 @@ def main() -> None:
     print(f"fault-free: {calm:.1f} s, {calm_counts['answer']} answers")
     for line in calm_lines:
         print(f"  {line}")
-    print(f"storm (30% 429 with retry-after {args.retry_after:g}s, 5% 500, 5% cut-off bodies): {stormy:.1f} s; "
+    print(f"storm (30% 429 with retry-after {args.retry_after:g}s, 5% 500, {args.cut_offs:.0%} cut-off bodies): "
+          f"{stormy:.1f} s; "
           f"served {faults['answer']} answers, {faults['429']} 429s, {faults['500']} 500s, "
           f"{faults['cut_off']} cut-off bodies")
     for line in storm_lines:

@@ -18,8 +18,8 @@ from pydantic import BaseModel
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
-from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, Reply, Transient, Unreachable, Unusable, classify,
-                                unreachable_reason, unreadable_body)
+from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, BrokenBody, Reply, Transient, Unreachable, broken_connection,
+                                classify, unreachable_reason, unreadable_body)
 from curation.llm.schemas import json_schema
 from curation.redaction import redact_url
 
@@ -68,7 +68,8 @@ class AnthropicMessages:
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,
                    params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply:
-        """One request; raises Transient, Unusable, Unreachable, Rejected or ParameterRefused."""
+        """One request; raises Transient (BrokenBody for a body that cannot be read), Unreachable, Rejected or
+        ParameterRefused."""
         request = self.request_body(model, messages, schema, mode, params, avoid)
         tool = request["tool_choice"]["name"] if "tool_choice" in request else None
         # This SDK generation has no temperature argument any more; the API still takes it on older models.
@@ -81,7 +82,7 @@ class AnthropicMessages:
                 raise Unreachable(unreachable) from None
             if isinstance(error, anthropic.APITimeoutError):
                 raise Transient(f"no answer within {self.timeout:g}s") from None
-            raise Transient(f"connection failed ({error.__cause__ or error})") from None
+            raise Transient(f"connection failed ({broken_connection(error)})") from None
         except anthropic.APIStatusError as error:
             if error.status_code == 400:
                 sent = {"temperature": "extra_body" in request, "tool_choice": tool is not None,
@@ -130,7 +131,7 @@ def to_reply(message: object, tool: str | None) -> Reply:
         tokens_in = usage.input_tokens + tokens_cached + tokens_written
         tokens_out = usage.output_tokens
     except (AttributeError, TypeError):
-        raise Unusable("the server sent a response without content or usage") from None
+        raise BrokenBody("the server sent a response without content or usage") from None
     text = "".join(getattr(block, "text", "") for block in blocks if block.type == "text")
     if tool is not None:
         calls = [block for block in blocks if block.type == "tool_use" and block.name == tool]

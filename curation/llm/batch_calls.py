@@ -13,10 +13,10 @@ from collections.abc import Set
 from pydantic import BaseModel
 
 from curation.fingerprint import fingerprint
-from curation.llm.batching import Batcher
+from curation.llm.batching import Batcher, BatchUnanswered
 from curation.llm.call_progress import Progress
 from curation.llm.providers import Provider
-from curation.llm.reply import Reply, Unusable, usable
+from curation.llm.reply import BrokenBody, Reply, Unusable, usable
 from curation.records import LLMCall
 
 
@@ -49,6 +49,8 @@ async def batch_reply(batcher: Batcher, provider: Provider, call: LLMCall, messa
             reply = provider.reply_from(json.loads(result), body)
             progress.usage = progress.usage + reply.usage
             return reply, usable(reply, schema)
+        except BrokenBody as error:  # no answer came back (not the API's envelope): not a validation retry
+            raise BatchUnanswered(error.reason) from None
         except Unusable as error:  # as online: ask again (in the next batch), a bounded number of times
             unusable += 1
             if unusable > validation_retries:

@@ -250,8 +250,9 @@ class LLM:
                     raise KeyRejected(settings.key_variable, call.provider, error.reason) from None
                 raise failed from None
             except Unusable as error:
-                # Cut-off or undecodable bodies, empty answers, refusals, schema mismatches: ask again, as often as
-                # validation_retries allows and within max_retry_seconds, then this item fails alone.
+                # Empty answers, refusals, schema mismatches: ask again, as often as validation_retries allows and
+                # within max_retry_seconds, then this item fails alone. (A body that did not arrive whole is no
+                # answer: _send retries it as a transport fault and it never counts here.)
                 unusable += 1
                 elapsed = progress.since_sent(time.monotonic())
                 if unusable > self.settings.llm.validation_retries or elapsed > settings.max_retry_seconds:
@@ -300,7 +301,8 @@ class LLM:
                     schema: type[BaseModel] | None, input_tokens: int, progress: Progress) -> Reply:
         """One reply through the provider's limits. Transient failures wait and retry until max_retry_seconds;
         a failure to connect is tried CONNECT_ATTEMPTS times; a json_schema request the server rejects falls back
-        to JSON mode under `auto`. Raises Rejected, Unusable (a body that cannot be read) or Unreachable."""
+        to JSON mode under `auto`. A body cut off or not the API's envelope (BrokenBody) is one of the transient
+        failures. Raises Rejected or Unreachable."""
         limits = self._limits[call.provider]
         # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
         # The reservation is corrected with the real usage once the answer is in.
@@ -349,7 +351,8 @@ class LLM:
                 await asyncio.sleep(wait)
                 continue
             except Transient as error:
-                failures += 1
+                if error.retry_after is None:  # a 429 that said how long to wait was honoured: no cause to wait longer
+                    failures += 1
                 wait = error.retry_after if error.retry_after is not None else backoff(failures, settings)
                 if error.retry_after is not None:  # this request waits as told; others only if the news is fresh
                     limits.pause(wait, sent_at=reservation.sent_at if reservation is not None else None)

@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from curation.config import ProviderSettings
 from curation.llm.answer import Usage
 from curation.llm.parameters import CallParameters, ParameterRefused, api_message, refused_parameter
-from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, Reply, Transient, Unreachable, Unusable, classify,
-                                unreadable_body, unreachable_reason)
+from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, BrokenBody, Reply, Transient, Unreachable, broken_connection,
+                                classify, unreadable_body, unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
 from curation.redaction import redact_url
 
@@ -59,7 +59,8 @@ class OpenAIChat:
 
     async def send(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: Mode,
                    params: CallParameters, avoid: frozenset[str] = frozenset()) -> Reply:
-        """One request; raises Transient, Unusable, Unreachable, Rejected, SchemaUnsupported or ParameterRefused."""
+        """One request; raises Transient (BrokenBody for a body that cannot be read), Unreachable, Rejected,
+        SchemaUnsupported or ParameterRefused."""
         request = self.request_body(model, messages, schema, mode, params, avoid)
         try:
             completion = await self.client.chat.completions.create(**request)
@@ -68,7 +69,7 @@ class OpenAIChat:
                 raise Unreachable(unreachable) from None
             if isinstance(error, openai.APITimeoutError):
                 raise Transient(f"no answer within {self.timeout:g}s") from None
-            raise Transient(f"connection failed ({error.__cause__ or error})") from None
+            raise Transient(f"connection failed ({broken_connection(error)})") from None
         except openai.APIStatusError as error:
             if error.status_code == 400:
                 optional = tuple(name for name in OPTIONAL_PARAMETERS if name in request and name not in avoid)
@@ -113,7 +114,7 @@ def to_reply(completion: object) -> Reply:
         choice = completion.choices[0]
         message = choice.message
     except (AttributeError, IndexError, TypeError):
-        raise Unusable("the server sent a response without choices") from None
+        raise BrokenBody("the server sent a response without choices") from None
     usage = completion.usage
     cached = 0
     if usage is not None and getattr(usage, "prompt_tokens_details", None) is not None:

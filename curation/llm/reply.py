@@ -23,7 +23,7 @@ class Reply:
 
 
 class Transient(Exception):
-    """Worth retrying after a wait: 429, 5xx, timeouts, dropped connections."""
+    """Worth retrying after a wait: 429, 5xx, timeouts, dropped connections, bodies that did not arrive whole."""
 
     def __init__(self, reason: str, retry_after: float | None = None):
         super().__init__(reason)
@@ -31,11 +31,17 @@ class Transient(Exception):
         self.retry_after = retry_after
 
 
+class BrokenBody(Transient):
+    """A body that did not arrive whole or is not the API's envelope: cut off (even in the middle of a multi-byte
+    character), not UTF-8, not JSON, or JSON without its fields. The model's answer never reached us, so this is a
+    transport fault like a 5xx, retried with back-off within max_retry_seconds; it never uses up
+    validation_retries, which are for answers that arrived and do not validate."""
+
+
 class Unusable(Exception):
-    """The server answered, but the answer cannot be used: a body cut off (even in the middle of a multi-byte
-    character) or not UTF-8, not JSON or without its fields; an empty answer; a refusal; a structured answer that
-    does not match its schema. One class for all of them, because the remedy is the same: ask again (a fresh
-    answer is usually fine), a bounded number of times, then fail that item alone.
+    """The server answered, but the answer cannot be used: an empty answer, a refusal, a structured answer that does
+    not match its schema. One class for all of them, because the remedy is the same: ask again (a fresh answer is
+    usually fine), validation_retries times, then fail that item alone.
 
     `correction` is what to tell the model before asking again (a schema mismatch), None to repeat the request."""
 
@@ -46,11 +52,24 @@ class Unusable(Exception):
         self.correction = correction
 
 
-def unreadable_body(error: BaseException) -> "Unusable":
-    """A body the SDK could not read (cut off, bad encoding, not JSON) as an Unusable answer, in one line."""
+def unreadable_body(error: BaseException) -> BrokenBody:
+    """A body the SDK could not read (cut off, bad encoding, not JSON) as a BrokenBody, in one line."""
     cause = "cut off or not UTF-8" if isinstance(error, UnicodeDecodeError) else "not valid JSON"
     detail = " ".join(str(error).split())[:160]
-    return Unusable(f"the server sent an unreadable response body ({cause}: {type(error).__name__}: {detail})")
+    return BrokenBody(f"the server sent an unreadable response body ({cause}: {type(error).__name__}: {detail})")
+
+
+def broken_connection(error: BaseException) -> str:
+    """Why an open connection failed, in a few words: the first cause under the SDK's own "Connection error." that
+    says anything (a reset reaches us as an empty ReadError over "[Errno 104] Connection reset by peer")."""
+    cause = error.__cause__ or error.__context__
+    for _ in range(16):
+        if cause is None:
+            break
+        if str(cause).strip():
+            return one_line(str(cause), 160)
+        cause = cause.__cause__ or cause.__context__
+    return str(error) or type(error).__name__
 
 
 class Unreachable(Exception):
@@ -83,9 +102,14 @@ class SchemaUnsupported(Rejected):
 CONNECT_TIMEOUT_SECONDS = 10.0
 
 
+def passing_fault(status: int) -> bool:
+    """Whether an HTTP error status says the server had a passing fault (429, 5xx, 408, 409): worth asking again."""
+    return status == 429 or status >= 500 or status in (408, 409)
+
+
 def classify(status: int, message: str, headers: object, schema_requested: bool) -> Exception:
     """An HTTP error status (from either SDK) as Transient (wait and retry), SchemaUnsupported or Rejected."""
-    if status == 429 or status >= 500 or status in (408, 409):
+    if passing_fault(status):
         return Transient(f"HTTP {status} ({message})", retry_after_seconds(headers))
     if status == 400 and schema_requested:
         return SchemaUnsupported(f"HTTP 400 for a json_schema request ({message})", status)

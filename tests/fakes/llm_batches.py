@@ -1,7 +1,8 @@
 """The batch endpoints of the fake LLM server: OpenAI files + batches, and Anthropic message batches.
 
 Each request in a batch is answered by the server's ordinary responder (scripted responses first), so a test
-scripts batch answers exactly as it scripts online ones; an error Response becomes that request's error line.
+scripts batch answers exactly as it scripts online ones; an error Response becomes that request's error line, and
+`bare_envelope()` an answer body without the API's fields.
 
 A batch is `in_progress` for `polls_to_finish` looks (GET), then ends, unless `hold` is set (a batch that stays
 in progress, e.g. while the process that submitted it is killed). What a test can arrange, via `server.batches`:
@@ -207,7 +208,7 @@ def _result_line(api: str, custom_id: str, request: Any, response: Any) -> dict:
                                  "body": _error_body(api, response.status, response.message)}}
         return {"custom_id": custom_id, "result": {"type": "errored",
                                                    "error": _error_body(api, response.status, response.message)}}
-    body = _answer_body(request, response)
+    body = {"id": "chatcmpl-1", "object": "error"} if response.kind == "bare" else _answer_body(request, response)
     if api == "openai":
         return {"id": f"batch_req_{custom_id[:8]}", "custom_id": custom_id, "error": None,
                 "response": {"status_code": 200, "request_id": "req_fake", "body": body}}

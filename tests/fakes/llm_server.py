@@ -21,8 +21,9 @@ What a responder may return (also what `script` takes):
   - a `Response` from the helpers below: `answer(...)` (with token counts, including prompt-cached ones),
     `rate_limited(...)` (429 with retry-after or retry-after-ms), `server_error(status)`, `bad_request(message)`,
     `slow(seconds, then)`, `truncated_body()`, `cut_off(content)` (a whole-looking body cut in the middle of a
-    multi-byte character), `invalid_json()`, `refusal(text)`, `hang()` (held until the server stops or
-    `release()` is called, then a 500).
+    multi-byte character), `invalid_json()`, `bare_envelope()` (JSON without the API's fields),
+    `connection_reset()` (the connection reset before any answer), `refusal(text)`, `hang()` (held until the
+    server stops or `release()` is called, then a 500).
 Scripted responses are used first, in order; then the responder; the default responder answers "ok".
 `reject_json_schema = True` makes it answer 400 to OpenAI json_schema requests, as llama.cpp's server does;
 `refuse_parameter("temperature", model=None)` makes it answer 400 to requests carrying that parameter, worded as
@@ -49,6 +50,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -68,7 +71,7 @@ from tests.fakes.llm_models import FakeModels
 class Response:
     """One scripted answer or fault. Build it with the helpers below rather than by hand."""
 
-    kind: str = "answer"  # answer | status | slow | truncated | cut_off | invalid_json | refusal | hang
+    kind: str = "answer"  # answer | status | slow | truncated | cut_off | invalid_json | bare | reset | refusal | hang
     content: Any = "ok"
     tokens_in: int | None = None
     tokens_out: int | None = None
@@ -123,6 +126,16 @@ def cut_off(content: Any = "Жауап дайын") -> Response:
 def invalid_json() -> Response:
     """A 200 with Content-Type application/json whose body is not JSON."""
     return Response(kind="invalid_json")
+
+
+def bare_envelope() -> Response:
+    """A 200 whose body is JSON but not the API's envelope: no choices (OpenAI), no content or usage (Anthropic)."""
+    return Response(kind="bare")
+
+
+def connection_reset() -> Response:
+    """Reset the connection (TCP RST) once the request is read, without a byte of an answer."""
+    return Response(kind="reset")
 
 
 def refusal(text: str = "I can't help with that.") -> Response:
@@ -440,6 +453,16 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 if request.api == "openai" and not isinstance(content, str):  # raw UTF-8 in the content string too
                     response = answer(json.dumps(content, ensure_ascii=False))
                 self._send_bytes(200, _cut(json.dumps(_answer_body(request, response), ensure_ascii=False)), {})
+                server._count_answered()
+                return
+            if response.kind == "reset":
+                # A linger of zero makes close() send RST instead of FIN: the client reads a reset, not an end.
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
+                return
+            if response.kind == "bare":
+                self._send_bytes(200, b'{"id": "chatcmpl-1", "object": "error"}', {})
                 server._count_answered()
                 return
             if response.kind == "invalid_json":

@@ -9,6 +9,8 @@ from curation.llm import LLM, KeyRejected, LLMCallFailed, MissingKey
 from tests.fakes.llm_server import (
     answer,
     bad_request,
+    bare_envelope,
+    connection_reset,
     cut_off,
     invalid_json,
     pointed_at,
@@ -60,6 +62,62 @@ async def test_transient_faults_are_retried(llm_server, llm_settings, store, fau
     assert llm_server.count() == 3
     [row] = store.llm_calls()
     assert row.attempts == 3 and row.error is None
+
+
+TRANSPORT_FAULTS = [truncated_body(), cut_off({"domain": "қаржы"}), cut_off("Қаржы"), invalid_json(), bare_envelope(),
+                    connection_reset()]
+TRANSPORT_FAULT_IDS = ["truncated", "cut-mid-cyrillic", "cut-mid-cyrillic-text", "invalid-json", "bare-envelope",
+                       "connection-reset"]
+
+
+@pytest.mark.parametrize("fault", TRANSPORT_FAULTS, ids=TRANSPORT_FAULT_IDS)
+@pytest.mark.parametrize("role", ["tag", "refine"], ids=["openai-sdk", "anthropic-sdk"])
+async def test_transport_faults_never_use_up_validation_retries(llm_server, settings, store, fault, role):
+    # Three broken bodies in a row used to fail the item with "no usable answer after 3 tries" (validation_retries
+    # = 2). They are no answer at all: retried with back-off, leaving both validation retries for the two answers
+    # that arrive whole and do not validate.
+    bounded = pointed_at(settings, llm_server, max_retry_seconds=0.5)  # back-off of 25 ms, 50 ms, 100 ms
+    assert bounded.llm.validation_retries == 2
+    llm_server.script(fault, fault, fault, {"wrong": "shape"}, {"wrong": "again"})
+    llm_server.respond_with(lambda request: {"domain": "finance"})
+
+    result = await ask(bounded, store, role=role)
+
+    assert result.parsed.domain == "finance"
+    assert llm_server.count() == 6
+    [row] = store.llm_calls()
+    assert row.attempts == 6 and row.error is None
+    # the corrections after the two invalid answers reached the model; the broken bodies were no part of it
+    assert [len(request.messages) for request in llm_server.requests[3:]] == [1, 3, 5]
+
+
+@pytest.mark.parametrize("fault", TRANSPORT_FAULTS, ids=TRANSPORT_FAULT_IDS)
+async def test_a_body_broken_every_time_fails_the_item_within_the_retry_bound(llm_server, settings, store, fault):
+    bounded = pointed_at(settings, llm_server, max_retry_seconds=0.5)
+    llm_server.respond_with(lambda request: fault)
+
+    with pytest.raises(LLMCallFailed) as failed:
+        await ask(bounded, store)
+
+    assert "no usable answer" not in failed.value.reason
+    assert "gave up after" in failed.value.reason and "max_retry_seconds = 0.5" in failed.value.reason
+    assert "\n" not in failed.value.reason and "()" not in failed.value.reason  # what broke, said in one line
+    assert llm_server.count() > 1 + bounded.llm.validation_retries  # retried as long as the bound allows
+
+
+async def test_429s_that_said_how_long_to_wait_do_not_lengthen_the_back_off_of_a_later_fault(llm_server, settings,
+                                                                                              store):
+    # In a storm a call often meets 429s before a cut body or a 500; each 429 waited its retry-after already, so the
+    # fault after them backs off as a first fault does (0.25-0.5 s here), not as a fourth (2-4 s).
+    bounded = pointed_at(settings, llm_server, max_retry_seconds=10.0)
+    llm_server.script(*[rate_limited(retry_after=0.01)] * 3, cut_off("Қаржы"))
+    llm_server.respond_with(lambda request: {"domain": "finance"})
+
+    result = await ask(bounded, store)
+
+    assert result.parsed.domain == "finance" and result.attempts == 5
+    cut, after = llm_server.requests[3:]
+    assert after.received_at - cut.received_at < 1.5
 
 
 async def test_a_slow_answer_past_the_timeout_is_abandoned_and_retried(llm_server, settings, store):
