@@ -131,6 +131,10 @@ class LLMSettings(Strict):
     # What happens to requests a batch did not answer (per-request error, expired, cancelled): "pending" leaves
     # their items for the next run, "online" asks them at once through the ordinary API.
     batch_fallback: Literal["pending", "online"] = "pending"
+    # How often, within one run, a request its batch did not answer because it expired or met a passing fault (429,
+    # 5xx, overloaded) goes into the next round's batch before batch_fallback applies; 0: never. Each resubmission
+    # may wait as long as a batch does.
+    batch_resubmissions: int = Field(default=3, ge=0)
     # How often a command looks again at a request another command over the same store is sending (it waits for that
     # answer instead of paying for it twice; see curation/llm/claims.py).
     claim_poll_seconds: float = Field(default=0.5, gt=0)

@@ -1,10 +1,12 @@
-"""Batch mode from the command line on the sample: `curate run --batch` gives what an online run gives, reruns
-send nothing, a `curate translate --batch` killed after submitting resumes the same batch, and `curate batches`
-lists and cancels open batches."""
+"""Batch mode from the command line on the sample: `curate run --batch` gives what an online run gives (in one run
+when a batch expires and requests meet errors), reruns send nothing, a `curate translate --batch` killed after
+submitting resumes the same batch, and `curate batches` lists and cancels open batches."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -16,7 +18,8 @@ from typer.testing import CliRunner
 from curation.cli import app
 from curation.store import Store
 from tests.conftest import REPO
-from tests.test_cli_run import kazakh_project  # noqa: F401  (the sample translating into Kazakh, on the fake)
+from tests.fakes.llm_server import server_error
+from tests.test_cli_run import Model, kazakh_project  # noqa: F401  (the sample translating into Kazakh, on the fake)
 
 runner = CliRunner()
 # The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
@@ -63,6 +66,41 @@ def test_run_batch_matches_an_online_run_and_reruns_send_nothing(batch_project, 
         result = runner.invoke(app, again, env={"COLUMNS": "200"})
         assert result.exit_code == 0, result.output
     assert llm_server.count() == requests and llm_server.batches.created[len(created):] == []
+
+
+class FirstTriesFail:
+    """The sample's model, except that a tenth of the distinct requests (chosen by their text, so the same ones every
+    time) get a 500 the first time they are asked: a batch's per-request errors."""
+
+    def __init__(self, share: float = 0.10):
+        self.model = Model()
+        self.share = share
+        self.failed: set[str] = set()
+
+    def __call__(self, request):
+        key = json.dumps(request.messages, sort_keys=True)
+        if key not in self.failed and random.Random(key).random() < self.share:
+            self.failed.add(key)
+            return server_error(500)
+        return self.model(request)
+
+
+def test_run_batch_with_an_expired_batch_and_per_request_errors_finishes_in_one_run(batch_project, llm_server):
+    # The fault trial's first `curate run --batch` left 18 of 24 descriptions pending; it took 5 runs to finish.
+    faulty = FirstTriesFail()
+    llm_server.respond_with(faulty)
+    llm_server.batches.expire_next(answered=3)  # describe's first batch: 3 of 7 answered, the rest expire
+
+    result = runner.invoke(app, ["run", "--batch"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    assert "describe: 7 done, 0 failed" in result.output and "tag: 7 done, 0 failed" in result.output
+    assert "translate:kk: 21 done, 0 failed" in result.output and "pending" not in result.output
+    assert faulty.failed  # some requests did meet an error
+    # every request went through a batch, nothing online (the four expired ones never reached the model)
+    assert llm_server.count() == sum(n for _, _, n in llm_server.batches.created) - 4
+    with Store(batch_project / "data" / "curation.sqlite") as store:
+        assert len(store.descriptions()) == 7 and len(store.translations("kk")) == 21
 
 
 def start_translate_and_kill_it(project, llm_server):

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import anthropic
 
-from curation.llm.batch_api import BatchStatus, Results, batch_api_errors
+from curation.llm.batch_api import BatchStatus, Outcome, Results, batch_api_errors
 
 SDK_ERRORS = (anthropic.APIConnectionError, anthropic.APIStatusError)
+# The error types of an errored request that say the server had a passing fault (429, 500, 504, 529), worth the next
+# batch; the others (invalid_request_error, request_too_large, ...) would be refused again.
+PASSING_FAULTS = {"rate_limit_error", "api_error", "timeout_error", "overloaded_error"}
 
 
 class AnthropicBatches:
@@ -35,13 +38,14 @@ class AnthropicBatches:
             async for entry in await self.client.messages.batches.results(remote_id):
                 result = entry.result
                 if result.type == "succeeded":
-                    results[entry.custom_id] = (result.message.model_dump_json(), None)
+                    results[entry.custom_id] = Outcome(answer=result.message.model_dump_json())
                 elif result.type == "errored":
                     inner = getattr(result.error, "error", None)
-                    results[entry.custom_id] = (None, f"{getattr(inner, 'type', 'error')}: "
-                                                      f"{getattr(inner, 'message', '')}")
+                    kind = getattr(inner, "type", "error")
+                    results[entry.custom_id] = Outcome(error=f"{kind}: {getattr(inner, 'message', '')}",
+                                                       again=kind in PASSING_FAULTS)
                 else:  # canceled, expired: never processed
-                    results[entry.custom_id] = (None, f"request {result.type}")
+                    results[entry.custom_id] = Outcome(error=f"request {result.type}", again=result.type == "expired")
         return results
 
     @staticmethod

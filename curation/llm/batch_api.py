@@ -53,8 +53,19 @@ class BatchAPIError(Exception):
         self.reason, self.status = reason, status
 
 
-# Per custom_id: (the answer body as JSON text, None) or (None, why there is no answer).
-Results = dict[str, tuple[str | None, str | None]]
+@dataclass(frozen=True)
+class Outcome:
+    """How one request of an ended batch ended: its answer body (JSON text), or why there is none and whether the
+    next batch may answer it (`again`: never processed because the batch expired, or a passing fault such as a 429,
+    a 5xx or an overload; not a request the provider refused, nor one the curator cancelled)."""
+
+    answer: str | None = None
+    error: str | None = None
+    again: bool = False
+
+
+# Per custom_id, as the provider's results list it (a request without a line has no entry).
+Results = dict[str, Outcome]
 
 
 class BatchAPI(Protocol):

@@ -6,6 +6,10 @@ item reaches its next request at about the same moment; once no new request has 
 item is waiting on an answer), the collected requests are submitted as one batch per provider+model. Answers then
 wake every item at once, and the next round (describe's refine, translate's retry) collects the same way.
 
+A request a batch ended without answering because it expired or met a passing fault (429, 5xx, overloaded) goes into
+the next batch of the same run, up to `[llm] batch_resubmissions` times; a refused or cancelled one, or one past
+that limit, is BatchUnanswered (its item left pending, or asked online under batch_fallback = "online").
+
 Durability: the batch and its requests are written to the store before the submission, and the provider's id as
 soon as it answers; a rerun that asks the same request (same custom_id) polls that batch, or takes the stored
 answer, instead of paying for it again.
@@ -15,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from curation.llm.batch_api import BatchAPI, BatchAPIError, BatchStatus
+from curation.excerpt import plural
+from curation.llm.batch_api import BatchAPI, BatchAPIError, BatchStatus, Outcome
 from curation.store import Store
 
 log = logging.getLogger(__name__)
@@ -47,10 +53,13 @@ class _Waiting:
 class Batcher:
     """Collects requests into batches, submits them, polls them with back-off and stores their results."""
 
-    def __init__(self, store: Store, poll_seconds: float, api_for: Callable[[str], BatchAPI]):
+    def __init__(self, store: Store, poll_seconds: float, api_for: Callable[[str], BatchAPI], resubmissions: int = 0):
         self.store = store
         self.poll_seconds = poll_seconds
+        self.resubmissions = resubmissions  # how often one request may go into another batch this run
         self._api_for = api_for  # provider name -> its batch API (builds the SDK client on first use)
+        self._resubmitted: dict[str, int] = {}  # custom_id -> batches it went into again this run
+        self._again: dict[str, int] = {}  # custom_id -> the ended batch after which it goes into the next one
         self._pending: dict[tuple[str, str], list[_Waiting]] = {}
         self._flush: asyncio.Task | None = None
         self._watchers: dict[int, asyncio.Task] = {}
@@ -74,9 +83,10 @@ class Batcher:
                     continue
                 await self._watch(row.batch_id, provider)
                 continue
-            if row is not None and row.batch_id in self._ended_here:
-                raise BatchUnanswered(f"batch {row.remote_id or row.batch_id}: {row.error}")
-            # New, or an error from an earlier run's batch: submit it (again).
+            if row is not None and row.batch_id in self._ended_here and self._again.get(custom_id) != row.batch_id:
+                raise BatchUnanswered(f"batch {row.remote_id or row.batch_id}: {row.error}"
+                                      + self._times_unanswered(custom_id))
+            # New, an error from an earlier run's batch, or one this run's batch left worth another: submit it.
             waiting = _Waiting(custom_id, request_hash, body, asyncio.get_running_loop().create_future())
             self._pending.setdefault((provider, model), []).append(waiting)
             if self._flush is None:
@@ -167,8 +177,33 @@ class Batcher:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, MAX_POLL_SECONDS)
         missing = f"batch {status.state}" + (f" ({status.detail})" if status.detail else "")
-        self.store.close_batch(batch_id, status.state, results, missing=missing)
+        # A request without a line was never processed; only an expired batch's are worth another batch.
+        unlisted = Outcome(error=missing, again=status.state == "expired")
+        outcomes = {custom_id: results.get(custom_id, unlisted) for custom_id, _ in self.store.batch_requests(batch_id)}
+        self.store.close_batch(batch_id, status.state, {custom_id: (outcome.answer, outcome.error)
+                                                        for custom_id, outcome in outcomes.items()}, missing=missing)
+        again = [custom_id for custom_id, outcome in outcomes.items()
+                 if outcome.again and self._resubmitted.get(custom_id, 0) < self.resubmissions]
+        for custom_id in again:
+            self._resubmitted[custom_id] = self._resubmitted.get(custom_id, 0) + 1
+            self._again[custom_id] = batch_id
         self._ended_here.add(batch_id)
+        if again:
+            why = Counter(kind_of(outcomes[custom_id].error or "") for custom_id in again)
+            log.warning("batch %s: %s not answered (%s); asking again in the next batch", remote_id,
+                        plural(len(again), "request"), ", ".join(f"{count} {kind}" for kind, count in why.items()))
+
+    def _times_unanswered(self, custom_id: str) -> str:
+        """For a request left unanswered: how many batches of this run it was in, when more than one."""
+        resubmitted = self._resubmitted.get(custom_id, 0)
+        if not resubmitted:
+            return ""
+        return f" (unanswered by {resubmitted + 1} batches this run; batch_resubmissions = {self.resubmissions})"
+
+
+def kind_of(error: str) -> str:
+    """An unanswered request's error in a word or two ("batch_expired", "HTTP 500", "overloaded_error")."""
+    return error.split(":", 1)[0].split(" (", 1)[0].strip() or "error"
 
 
 async def cancel_batch(store: Store, batch_id: int, api: BatchAPI) -> BatchStatus:

@@ -72,7 +72,8 @@ class LLM:
         self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
         # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
         self.batch_mode = settings.llm.mode == "batch"
-        self._batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api)
+        self._batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api,
+                                settings.llm.batch_resubmissions)
         self._claims = RequestClaims(store, settings.llm.claim_poll_seconds)  # across processes (_underway: this one)
 
     async def __aenter__(self) -> "LLM":

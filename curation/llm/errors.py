@@ -69,8 +69,9 @@ class LLMCallFailed(LLMError):
 
 
 class BatchPending(LLMCallFailed):
-    """Batch mode: the request's batch ended without answering it (a per-request error, expired, cancelled). The
-    item is left pending for the next run rather than failed; `--batch-fallback online` asks online instead."""
+    """Batch mode: no batch of this run answered the request (refused, cancelled, or still expired or erroring after
+    batch_resubmissions more batches). The item is left pending for the next run rather than failed;
+    `--batch-fallback online` asks online instead."""
 
     def __init__(self, item: str, role: str, reason: str):
         super().__init__(item, role, reason)

@@ -6,7 +6,8 @@ import json
 
 import openai
 
-from curation.llm.batch_api import BatchStatus, Results, batch_api_errors
+from curation.llm.batch_api import BatchStatus, Outcome, Results, batch_api_errors
+from curation.llm.reply import passing_fault
 
 OPENAI_ENDED = {"completed", "failed", "expired", "cancelled"}
 SDK_ERRORS = (openai.APIConnectionError, openai.APIStatusError)
@@ -58,15 +59,18 @@ class OpenAIBatches:
                            batch.status in OPENAI_ENDED, detail)
 
 
-def _openai_line(line: dict) -> tuple[str, tuple[str | None, str | None]]:
-    """One line of an output or error file as (custom_id, (answer, error))."""
+def _openai_line(line: dict) -> tuple[str, Outcome]:
+    """One line of an output or error file as (custom_id, outcome)."""
     custom_id = line.get("custom_id", "")
     error = line.get("error")
-    if error:
-        return custom_id, (None, f"{error.get('code') or 'error'}: {error.get('message') or ''}".strip())
+    if error:  # not processed: batch_expired, batch_cancelled, batch_failed
+        code = error.get("code") or "error"
+        return custom_id, Outcome(error=f"{code}: {error.get('message') or ''}".strip(), again=code == "batch_expired")
     response = line.get("response") or {}
     body = response.get("body") or {}
-    if response.get("status_code") == 200:
-        return custom_id, (json.dumps(body, ensure_ascii=False), None)
+    status = response.get("status_code")
+    if status == 200:
+        return custom_id, Outcome(answer=json.dumps(body, ensure_ascii=False))
     message = (body.get("error") or {}).get("message") if isinstance(body, dict) else None
-    return custom_id, (None, f"HTTP {response.get('status_code')} ({message or 'no message'})")
+    return custom_id, Outcome(error=f"HTTP {status} ({message or 'no message'})",
+                              again=isinstance(status, int) and passing_fault(status))

@@ -506,7 +506,7 @@ def _cut(body: str) -> bytes:
 
 def _error_body(api: str, status: int, message: str) -> dict:
     if api == "anthropic":
-        kind = {429: "rate_limit_error", 400: "invalid_request_error"}.get(status, "api_error")
+        kind = {429: "rate_limit_error", 400: "invalid_request_error", 529: "overloaded_error"}.get(status, "api_error")
         return {"type": "error", "error": {"type": kind, "message": message}}
     return {"error": {"message": message, "type": "server_error" if status >= 500 else "invalid_request_error",
                       "code": None, "param": None}}

@@ -1,5 +1,6 @@
 """Batch mode against the fake's batch endpoints: one batch per round, the same cache as online answers at the
-batch price, and the requests a batch did not answer (per-request error, expired) left pending or asked online."""
+batch price; the requests a batch did not answer because they expired or met a passing fault go into the next batch
+of the same run (up to batch_resubmissions times), the others are left pending or asked online."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from curation.llm import LLM
 from curation.stages.runner import run_stage
-from tests.fakes.llm_server import bad_request
+from tests.fakes.llm_server import bad_request, bare_envelope, rate_limited, server_error
 from tests.llm.example_stage import DomainStage
 
 SLUGS = ["titanic", "house-prices", "digit-recognizer"]
@@ -73,11 +74,50 @@ async def test_batch_answers_cost_half_the_online_price_and_hash_like_online_cal
         assert call.cost_usd > 0
 
 
+def on(settings, provider):
+    """`settings` with the tag role on `provider`'s SDK."""
+    if provider == "openai":
+        return settings
+    return settings.model_copy(update={"models": settings.models.model_copy(
+        update={"tag": "anthropic:claude-batch-test"})})
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("fault", [server_error(500), rate_limited(), server_error(529)], ids=["500", "429", "529"])
+async def test_expired_and_errored_requests_go_into_the_next_batch_of_the_same_run(llm_server, llm_settings, store,
+                                                                                   provider, fault):
+    # They used to be left pending: with expired batches and a 10% error rate, 5 runs to finish 24 descriptions.
+    faults = iter([fault])  # the first request the batch processes meets a passing fault
+    llm_server.respond_with(lambda request: next(faults, None) or by_slug(request))
+    llm_server.batches.expire_next(answered=2)  # ... the second is answered, the other two expire
+    slugs = [*SLUGS, "spaceship-titanic"]
+
+    summary = await run(DomainStage(slugs), store, batch_settings(on(llm_settings, provider)))
+
+    assert summary.done == 4 and summary.complete and not summary.left_pending, summary.lines()
+    assert [(api, n) for api, _, n in llm_server.batches.created] == [(provider, 4), (provider, 3)]
+    assert domains(store) == {slug: f"domain of {slug}" for slug in slugs}
+    assert all(call.error is None for call in store.llm_calls())
+
+
+async def test_a_request_unanswered_batch_after_batch_goes_in_at_most_batch_resubmissions_more(
+        llm_server, llm_settings, store):
+    llm_server.respond_with(lambda request: server_error(503) if "titanic" in request.user_text else by_slug(request))
+
+    summary = await run(DomainStage(SLUGS), store, batch_settings(llm_settings, batch_resubmissions=2))
+
+    assert summary.done == 2 and not summary.failed
+    assert [n for _, _, n in llm_server.batches.created] == [3, 1, 1]
+    [(item, reason)] = summary.left_pending
+    assert item == "titanic"
+    assert "HTTP 503" in reason and "unanswered by 3 batches this run; batch_resubmissions = 2" in reason
+
+
 async def test_an_expired_batch_leaves_its_unanswered_items_pending_and_a_rerun_submits_only_those(
         llm_server, llm_settings, store):
     llm_server.respond_with(by_slug)
     llm_server.batches.expire_next(answered=1)
-    settings = batch_settings(llm_settings)
+    settings = batch_settings(llm_settings, batch_resubmissions=0)  # as every run did before resubmissions
 
     first = await run(DomainStage(SLUGS), store, settings)
 
@@ -92,6 +132,19 @@ async def test_an_expired_batch_leaves_its_unanswered_items_pending_and_a_rerun_
     assert second.done == 2 and second.complete
     assert [n for _, _, n in llm_server.batches.created] == [3, 2]
     assert len(domains(store)) == 3
+
+
+async def test_a_batch_answer_without_the_apis_fields_is_no_answer_and_uses_no_validation_retry(
+        llm_server, llm_settings, store):
+    bare = iter([bare_envelope()])
+    llm_server.respond_with(lambda request: (next(bare, None) if "titanic" in request.user_text else None)
+                            or by_slug(request))
+    settings = batch_settings(llm_settings, validation_retries=0, batch_fallback="online")
+
+    summary = await run(DomainStage(SLUGS), store, settings)
+
+    assert summary.done == 3 and summary.complete, summary.lines()
+    assert domains(store)["titanic"] == "domain of titanic"  # asked online, as a request its batch did not answer
 
 
 async def test_a_per_request_error_is_one_line_and_the_fallback_finishes_it_online(llm_server, llm_settings, store):
