@@ -13,7 +13,7 @@ from collections.abc import Set
 from pydantic import BaseModel
 
 from curation.fingerprint import fingerprint
-from curation.llm.batching import Batcher, BatchUnanswered
+from curation.llm.batching import Batcher
 from curation.llm.call_progress import Progress
 from curation.llm.providers import Provider
 from curation.llm.reply import BrokenBody, Reply, Unusable, usable
@@ -49,8 +49,10 @@ async def batch_reply(batcher: Batcher, provider: Provider, call: LLMCall, messa
             reply = provider.reply_from(json.loads(result), body)
             progress.usage = progress.usage + reply.usage
             return reply, usable(reply, schema)
-        except BrokenBody as error:  # no answer came back (not the API's envelope): not a validation retry
-            raise BatchUnanswered(error.reason) from None
+        except BrokenBody as error:
+            # No answer came back (a body without the API's fields): a transport fault, not a validation retry. The
+            # request goes into another batch; read back as stored, it would be broken on every rerun.
+            batcher.broken(custom_id, error.reason)
         except Unusable as error:  # as online: ask again (in the next batch), a bounded number of times
             unusable += 1
             if unusable > validation_retries:

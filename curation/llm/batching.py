@@ -7,8 +7,9 @@ item is waiting on an answer), the collected requests are submitted as one batch
 wake every item at once, and the next round (describe's refine, translate's retry) collects the same way.
 
 A request a batch ended without answering because it expired or met a passing fault (429, 5xx, overloaded) goes into
-the next batch of the same run, up to `[llm] batch_resubmissions` times; a refused or cancelled one, or one past
-that limit, is BatchUnanswered (its item left pending, or asked online under batch_fallback = "online").
+the next batch of the same run, up to `[llm] batch_resubmissions` times, and so does one whose stored answer is no
+answer (`broken`); a refused or cancelled one, or one past that limit, is BatchUnanswered (its item left pending, or
+asked online under batch_fallback = "online").
 
 Durability: the batch and its requests are written to the store before the submission, and the provider's id as
 soon as it answers; a rerun that asks the same request (same custom_id) polls that batch, or takes the stored
@@ -183,15 +184,31 @@ class Batcher:
         self.store.close_batch(batch_id, status.state, {custom_id: (outcome.answer, outcome.error)
                                                         for custom_id, outcome in outcomes.items()}, missing=missing)
         again = [custom_id for custom_id, outcome in outcomes.items()
-                 if outcome.again and self._resubmitted.get(custom_id, 0) < self.resubmissions]
-        for custom_id in again:
-            self._resubmitted[custom_id] = self._resubmitted.get(custom_id, 0) + 1
-            self._again[custom_id] = batch_id
+                 if outcome.again and self._ask_again(custom_id, batch_id)]
         self._ended_here.add(batch_id)
         if again:
             why = Counter(kind_of(outcomes[custom_id].error or "") for custom_id in again)
             log.warning("batch %s: %s not answered (%s); asking again in the next batch", remote_id,
                         plural(len(again), "request"), ", ".join(f"{count} {kind}" for kind, count in why.items()))
+
+    def broken(self, custom_id: str, reason: str) -> None:
+        """The stored answer to a request is no answer (a body without the API's fields): drop it, so that `answer`
+        submits the request again, in this run's next batch within batch_resubmissions, else in the next run's."""
+        row = self.store.batch_request(custom_id)
+        assert row is not None and row.result is not None
+        self.store.drop_batch_result(row.batch_id, custom_id, reason)
+        if row.batch_id in self._ended_here and self._ask_again(custom_id, row.batch_id):
+            log.warning("batch %s: 1 request not answered (%s); asking again in the next batch",
+                        row.remote_id or row.batch_id, reason)
+
+    def _ask_again(self, custom_id: str, batch_id: int) -> bool:
+        """Whether a request the ended batch `batch_id` left unanswered may go into the next batch of this run (and
+        if so, count it)."""
+        if self._resubmitted.get(custom_id, 0) >= self.resubmissions:
+            return False
+        self._resubmitted[custom_id] = self._resubmitted.get(custom_id, 0) + 1
+        self._again[custom_id] = batch_id
+        return True
 
     def _times_unanswered(self, custom_id: str) -> str:
         """For a request left unanswered: how many batches of this run it was in, when more than one."""

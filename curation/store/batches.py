@@ -74,6 +74,13 @@ class BatchesMixin(StoreMixin):
                        (missing, batch_id))
             db.execute("UPDATE llm_batches SET state = ?, closed = 1, updated_at = ? WHERE id = ?", (state, now(), batch_id))
 
+    def drop_batch_result(self, batch_id: int, custom_id: str, error: str) -> None:
+        """A stored answer that turned out not to be one (a body without the API's fields): `error` in its place, so
+        the request is asked again instead of read back."""
+        with self.transaction() as db:
+            db.execute("UPDATE llm_batch_requests SET result = NULL, error = ? WHERE batch_id = ? AND custom_id = ?",
+                       (error, batch_id, custom_id))
+
     def batch_request(self, custom_id: str) -> BatchRequestRow | None:
         """The latest request with this custom_id in any batch, or None."""
         row = self.db.execute(

@@ -134,17 +134,38 @@ async def test_an_expired_batch_leaves_its_unanswered_items_pending_and_a_rerun_
     assert len(domains(store)) == 3
 
 
-async def test_a_batch_answer_without_the_apis_fields_is_no_answer_and_uses_no_validation_retry(
-        llm_server, llm_settings, store):
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+async def test_a_batch_answer_without_the_apis_fields_goes_into_the_next_batch_and_uses_no_validation_retry(
+        llm_server, llm_settings, store, provider):
     bare = iter([bare_envelope()])
     llm_server.respond_with(lambda request: (next(bare, None) if "titanic" in request.user_text else None)
                             or by_slug(request))
-    settings = batch_settings(llm_settings, validation_retries=0, batch_fallback="online")
+    settings = batch_settings(on(llm_settings, provider), validation_retries=0)
 
     summary = await run(DomainStage(SLUGS), store, settings)
 
-    assert summary.done == 3 and summary.complete, summary.lines()
-    assert domains(store)["titanic"] == "domain of titanic"  # asked online, as a request its batch did not answer
+    assert summary.done == 3 and summary.complete and not summary.left_pending, summary.lines()
+    assert [(api, n) for api, _, n in llm_server.batches.created] == [(provider, 3), (provider, 1)]
+    assert domains(store)["titanic"] == "domain of titanic"
+
+
+async def test_a_batch_answer_without_the_apis_fields_is_asked_again_by_the_next_run_not_read_back(
+        llm_server, llm_settings, store):
+    # Kept as the stored answer, it was read back (and broken) on every rerun: the item could never finish.
+    bare = iter([bare_envelope()])
+    llm_server.respond_with(lambda request: (next(bare, None) if "titanic" in request.user_text else None)
+                            or by_slug(request))
+    settings = batch_settings(llm_settings, batch_resubmissions=0)
+
+    first = await run(DomainStage(SLUGS), store, settings)
+    [(item, reason)] = first.left_pending
+    assert item == "titanic" and "without choices" in reason
+
+    second = await run(DomainStage(SLUGS), store, settings)
+
+    assert second.done == 1 and second.complete, second.lines()
+    assert [n for _, _, n in llm_server.batches.created] == [3, 1]
+    assert domains(store)["titanic"] == "domain of titanic"
 
 
 async def test_a_per_request_error_is_one_line_and_the_fallback_finishes_it_online(llm_server, llm_settings, store):
