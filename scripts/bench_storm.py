@@ -5,9 +5,9 @@
 Provider rate limits are raised far above what the run asks, so the figure is the retry policy's. The fake LLM
 server (tests/fakes/llm_server.py) answers every request after `--latency` seconds. The storm run gets, at random
 with a fixed seed, 30% 429s with `retry-after`, 5% 500s and 15% bodies cut inside a multi-byte character (faults
-come back at once, as a real API's do; a cut body is a transport fault, retried with back-off like a 500). Each run starts from a fresh copy of the sample
-project, so neither reads the other's cache. Prints both wall times, their ratio, the faults served and whether
-every item was done on the first run.
+come back at once, as a real API's do; a cut body is a transport fault, retried with back-off like a 500). Each run
+starts from a fresh copy of the sample project, so neither reads the other's cache. Prints both wall times, their
+ratio, the faults served and whether every item was done on the first run.
 """
 
 from __future__ import annotations
