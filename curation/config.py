@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 
-from curation.languages import parse_language
+from curation.language_settings import LanguageNames, check_names, with_project_names
+from curation.languages import Language, parse_language
 from curation.redaction import looks_like_key, shaped_like_key
 # [models] and [prices] live in their own module; Settings and the names other modules import stay here.
 from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_PRICES, ModelSettings,  # noqa: F401
@@ -158,15 +159,29 @@ class TagSettings(Strict):
     allow_new_tags: bool = False
 
 
+LENGTH_RATIOS = {"default": (0.6, 1.9), "zh": (0.15, 0.8), "ja": (0.2, 1.0), "ar": (0.6, 1.6), "ko": (0.25, 1.0)}
+
+
 class TranslateSettings(Strict):
     max_attempts: int = Field(default=3, ge=1)
     min_confidence: float = Field(default=0.5, ge=0, le=1)
     # The adequacy check (sentence embeddings: nothing added, nothing left out); false turns it off.
     adequacy: bool = True
-    # Allowed translation/source length ratio in characters, per target language; "default" for the rest.
-    length_ratio: dict[str, tuple[float, float]] = Field(default_factory=lambda: {
-        "default": (0.6, 1.9), "zh": (0.15, 0.8), "ja": (0.2, 1.0), "ar": (0.6, 1.6),
-    })
+    # Allowed translation/source length ratio in characters, per target language; "default" for the rest. The file's
+    # entries are added to these, so setting one language keeps the others' (Korean is estimated, not measured: Hangul
+    # packs a syllable per character, as Japanese kana do).
+    length_ratio: dict[str, tuple[float, float]] = Field(default_factory=lambda: dict(LENGTH_RATIOS))
+
+    @field_validator("length_ratio")
+    @classmethod
+    def _known_bounds(cls, bounds: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        for key, (low, high) in bounds.items():
+            if key != "default":
+                parse_language(key)
+            if not 0 < low < high:
+                raise ValueError(f"{key} = [{low}, {high}]: give [lowest, highest] ratio, 0 < lowest < highest")
+        return {**LENGTH_RATIOS, **{key if key == "default" else parse_language(key).code: value
+                                    for key, value in bounds.items()}}
 
 
 class ReviewSettings(Strict):
@@ -223,9 +238,20 @@ class Settings(Strict):
     review: ReviewSettings = ReviewSettings()
     publish: PublishSettings = PublishSettings()
     synthesize: SynthesizeSettings = SynthesizeSettings()
+    # [languages.<code>]: a project's own harness file name or native name for a language (see `language`).
+    languages: dict[str, LanguageNames] = Field(default_factory=dict)
     # Where curate.toml lives; relative paths resolve against it. Not a key of the file.
     root: Path = Path(".")
     secrets: Secrets = Field(default_factory=Secrets)
+
+    @model_validator(mode="after")
+    def _named_languages_are_configured(self) -> "Settings":
+        check_names([*dict.fromkeys([self.project.source_language, *self.project.languages])], self.languages)
+        return self
+
+    def language(self, code: str) -> Language:
+        """The registry's entry for a language with this project's names for it (`[languages.<code>]`)."""
+        return with_project_names(code, self.languages)
 
     @model_validator(mode="after")
     def _roles_have_providers(self) -> "Settings":
@@ -319,7 +345,8 @@ def _describe_error(error: ValidationError) -> str:
     if first["type"] == "extra_forbidden":
         return f"{CONFIG_FILE}: unknown key {where}; check its spelling against the documented keys in README.md"
     message = first["msg"].removeprefix("Value error, ")
-    return f"{CONFIG_FILE}: {where}: {message}"
+    # a rule across sections has no one key: its message names the keys
+    return f"{CONFIG_FILE}: {where}: {message}" if first["loc"] else f"{CONFIG_FILE}: {message}"
 
 
 def _nearest_config() -> Path:

@@ -3,7 +3,8 @@
 One finding per thing checked, each one line a curator can act on: the key variable of every provider a role
 uses (its name only, never its value), that each provider's endpoint answers, that each configured model exists
 there (the SDKs' models retrieve call: no completion is asked for, nothing is paid), and, when they are set up,
-the Google service account key and the Hugging Face token.
+the Google service account key and the Hugging Face token; last, what the translation checks cover of each target
+language (one line for those covered in full, a note for each language whose checks lack something).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from curation.config import Settings
 from curation.llm.errors import EndpointUnreachable
 from curation.redaction import redact_url
 
-OK, FAIL, SKIP = "ok", "FAIL", "skip"
+OK, FAIL, SKIP, NOTE = "ok", "FAIL", "skip", "note"
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,21 @@ def _hub(settings: Settings) -> Finding:
     return Finding(OK, "HF_TOKEN", f"accepted for {who.get('name', '?')}" + (f" ({role} token)" if role else ""))
 
 
+def _languages(settings: Settings) -> list[Finding]:
+    """The checks' coverage of the targets: one line for those covered in full, a note per language lacking something."""
+    from curation.checks.coverage import coverage_of_targets
+
+    found = coverage_of_targets(settings)
+    complete = [item.language.code for item in found if item.complete]
+    findings = [Finding(OK, "languages", f"{', '.join(complete)}: every check, with word lists and calibrated "
+                        "bounds")] if complete else []
+    return findings + [Finding(NOTE, f"language {item.language.code}", "what the checks lack: "
+                               f"{', '.join(gap.what for gap in item.missing)} (`curate languages` says what that means)")
+                       for item in found if not item.complete]
+
+
 def examine(settings: Settings) -> list[Finding]:
-    """Every finding, providers in the order their roles appear, then sheets and the Hub."""
+    """Every finding, providers in the order their roles appear, then sheets, the Hub and the languages."""
     used = roles_by_provider(settings, settings.roles_in_use())
 
     async def providers() -> list[list[Finding]]:
@@ -144,4 +158,4 @@ def examine(settings: Settings) -> list[Finding]:
 
     findings = [finding for group in asyncio.run(providers()) for finding in group]
     sheets = _sheets(settings)
-    return findings + ([sheets] if sheets else []) + [_hub(settings)]
+    return findings + ([sheets] if sheets else []) + [_hub(settings)] + _languages(settings)

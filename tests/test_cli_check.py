@@ -118,8 +118,8 @@ def test_bad_rows_are_named_and_the_others_still_checked(elsewhere):
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"error: {path} line 2: unknown language code 'xx'; valid codes: ar, be, zh, en, ru, fr, it, ja, kk, pl, ro, "
-        "es, tr, uk",
+        f"error: {path} line 2: unknown language code 'xx' (nearest: xh Xhosa); give one of the 75 ISO 639-1 codes the "
+        "checks can read (lingua's languages): `curate languages --all` lists them",
         f"error: {path} line 3: not JSON (Expecting property name enclosed in double quotes); write one JSON object "
         "per line",
         f"error: {path} line 4: unknown field 'title'; use one of description, data_card, domain",

@@ -169,3 +169,23 @@ def test_run_without_keys_names_every_role_and_points_to_doctor(project) -> None
     assert "OPENAI_API_KEY is not set; models.describe, score, tag, translate (openai) need it" in result.output
     assert "ANTHROPIC_API_KEY is not set; models.refine (anthropic) needs it" in result.output
     assert "`curate doctor`" in result.output
+
+
+def test_doctor_says_what_the_checks_cover_of_each_language(healthy) -> None:
+    toml = healthy / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'languages = ["ar", "be", "zh", "en",', 'languages = ["ar", "be", "zh", "en", "de", "zu",'), encoding="utf-8")
+
+    result = curate("doctor")
+
+    assert result.exit_code == 0, result.output  # a language the checks cover in part is a note, not a failure
+    lines = result.output.splitlines()
+    assert "ok    languages: ar, be, zh, ru, fr, it, ja, kk, pl, ro, es, tr: every check, with word lists and " \
+           "calibrated bounds" in lines
+    assert ("note  language de: what the checks lack: no word lists (curation/checks/lexicon/de.toml), length bounds "
+            "not measured, adequacy threshold not calibrated (`curate languages` says what that means)") in lines
+    assert ("note  language zu: what the checks lack: no word lists (curation/checks/lexicon/zu.toml), length bounds "
+            "not measured, no adequacy check (`curate languages` says what that means)") in lines
+    findings = json.loads(curate("doctor", "--json").output)["findings"]
+    assert {"status": "note", "what": "language de"} == {key: findings[-2][key] for key in ("status", "what")}
+

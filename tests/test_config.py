@@ -38,7 +38,17 @@ def write(tmp_path: Path, extra: str, base: str = "") -> Path:
     ("[providers.groq]\nkind = \"openai\"\napi_key_env = \"GROQ_API_KEY\"\napi_key = \"gsk\"\n",
      "curate.toml: providers.groq.api_key looks like a secret; remove it and set the environment variable GROQ_API_KEY instead"),
     ("hf_token = \"hf_abc\"\n", "curate.toml: hf_token looks like a secret; remove it and set the environment variable HF_TOKEN instead"),
-    ("[project]\nlanguages = [\"en\", \"xx\"]\n", "curate.toml: project.languages: unknown language code 'xx'; valid codes: ar, be, zh, en, ru, fr, it, ja, kk, pl, ro, es, tr, uk"),
+    ("[project]\nlanguages = [\"en\", \"xx\"]\n", "curate.toml: project.languages: unknown language code 'xx' (nearest: xh Xhosa); give one of the 75 ISO 639-1 codes the checks can read (lingua's languages): `curate languages --all` lists them"),
+    ("[project]\nlanguages = [\"en\", \"ne\"]\n", "curate.toml: project.languages: unknown language code 'ne' (nearest: nl Dutch, nb Norwegian Bokmål, nn Norwegian Nynorsk); give one of the 75"),
+    ("[languages.de]\nharness = \"German\"\n", "curate.toml: languages.de: de is not in [project] languages; add it there or remove [languages.de]"),
+    ("[languages.zz]\nharness = \"Z\"\n", "curate.toml: languages.zz: unknown language code 'zz' (nearest: zh Chinese, zu Zulu)"),
+    ("[project]\nlanguages = [\"en\", \"ar\", \"de\"]\n[languages.de]\nharness = \"Arab\"\n",
+     "curate.toml: languages.de.harness: de and ar would both write tasks/Arab.csv; give [languages.de] harness a name of its own"),
+    ("[project]\nlanguages = [\"en\", \"de\"]\n[languages.de]\nharness = \"tasks/German\"\n",
+     "curate.toml: languages.de.harness: 'tasks/German' is not a file name; give the name the harness reads, e.g. \"German\" for tasks/German.csv"),
+    ("[project]\nlanguages = [\"en\", \"de\"]\n[languages.de]\nfile = \"German\"\n",
+     "curate.toml: unknown key languages.de.file; check its spelling against the documented keys in README.md"),
+    ("[translate.length_ratio]\nde = [1.5, 1.2]\n", "curate.toml: translate.length_ratio: de = [1.5, 1.2]: give [lowest, highest] ratio, 0 < lowest < highest"),
     ("[models]\ndescribe = \"gpt-4o\"\n", "curate.toml: models.describe: 'gpt-4o' is not 'provider:model' (e.g. 'openai:gpt-5.5-2026-04-23')"),
     ("[models]\nqe = \"nowhere:some-model\"\n",
      "models.qe uses provider 'nowhere', which is not under [providers] (known: anthropic, openai)"),
@@ -61,11 +71,30 @@ def test_the_cli_prints_config_mistakes_as_one_line_without_a_traceback(tmp_path
     assert "Traceback" not in result.output
 
 
-def test_an_unknown_language_on_the_command_line_lists_the_valid_codes(tmp_path):
+def test_an_unknown_language_on_the_command_line_names_the_nearest_codes(tmp_path):
     path = write(tmp_path, "")
-    result = CliRunner().invoke(app, ["status", "--config", str(path), "--lang", "kk,xx"])
+    result = CliRunner().invoke(app, ["status", "--config", str(path), "--lang", "kk,deu"])
     assert result.exit_code == 2
-    assert "unknown language code 'xx'; valid codes: ar, be, zh" in result.output
+    assert "unknown language code 'deu' (nearest: de German); give one of the 75 ISO 639-1 codes" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_language_beyond_ml2b_is_added_by_its_code_and_named_by_the_project(tmp_path):
+    # Before: "project.languages: unknown language code 'de'; valid codes: ar, be, zh, ...".
+    settings = load_settings(write(tmp_path, '[project]\nlanguages = ["en", "de", "hi", "ko"]\n'
+                                             '[languages.hi]\nharness = "Hindi_IN"\nnative = "हिंदी"\n'), env={})
+    assert settings.project.targets == ["de", "hi", "ko"]
+    german, hindi = settings.language("de"), settings.language("hi")
+    assert (german.english, german.native, german.harness, german.script) == ("German", "Deutsch", "German", "Latin")
+    assert (hindi.english, hindi.native, hindi.harness, hindi.script) == ("Hindi", "हिंदी", "Hindi_IN", "Devanagari")
+    assert settings.language("ar").harness == "Arab"  # the harness's own spelling stays
+
+
+def test_length_bounds_set_for_one_language_keep_the_others(tmp_path):
+    settings = load_settings(write(tmp_path, "[translate.length_ratio]\nde = [0.7, 2.0]\n"), env={})
+    assert settings.translate.length_ratio["de"] == (0.7, 2.0)
+    assert settings.translate.length_ratio["zh"] == (0.15, 0.8) and settings.translate.length_ratio["ko"] == (0.25, 1.0)
+    assert settings.translate.length_ratio["default"] == (0.6, 1.9)
 
 
 def test_secrets_come_from_the_environment_only(tmp_path):

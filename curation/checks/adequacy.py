@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from curation.checks import tags
 from curation.checks.alignment import Link, align, reordered
-from curation.checks.encoders import EncoderUnavailable, encoder_name, model, vectors
+from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
 from curation.checks.prose import prose
@@ -337,6 +337,8 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
         if problem:
             return CheckResult(name=NAME, passed=False, detail=problem)
         return CheckResult(name=NAME, passed=True, detail="a phrase of a few words: nothing to align")
+    if not_covered(language):
+        return CheckResult(name=NAME, passed=True, detail=f"not covered: {not_covered(language)}")
     english, translated = units(source, names), units(translation, names)
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")

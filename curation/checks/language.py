@@ -25,7 +25,7 @@ from curation.checks.scripts import ALLOWED, has_kana, letter_script, letter_scr
 from curation.checks.signs import foreign_signs
 from curation.checks.tags import is_acronym
 from curation.config import Settings
-from curation.languages import LANGUAGES, parse_language
+from curation.languages import SUPPORTED, parse_language
 from curation.records import CheckResult
 
 # A short sentence fails when lingua gives the target less than this share among its rivals: a single word
@@ -154,10 +154,8 @@ def _without_impossible(scores: dict[str, float], sentence: str, target: str) ->
 
 
 def language_name(code: str) -> str:
-    """The English name of a language code, for messages (lingua knows more languages than the registry)."""
-    extra = {"pt": "Portuguese", "ca": "Catalan", "cs": "Czech", "sk": "Slovak", "az": "Azerbaijani",
-             "bg": "Bulgarian", "mk": "Macedonian", "sr": "Serbian", "mn": "Mongolian", "fa": "Persian", "ur": "Urdu"}
-    return LANGUAGES[code].english if code in LANGUAGES else extra.get(code, code)
+    """The English name of a language code, for messages."""
+    return SUPPORTED[code].english if code in SUPPORTED else code
 
 
 # -- not a copy ------------------------------------------------------------------------------------

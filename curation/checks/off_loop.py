@@ -98,7 +98,7 @@ async def check_translation_off_loop(source_text: str, translation: str, languag
 def warm_up(languages: Iterable[str], settings: Settings) -> None:
     """Start the checks' process loading the models the checks of `languages` use; returns at once."""
     languages = tuple(languages)
-    encoders = sorted({adequacy.encoder_name(code) for code in languages}) if settings.translate.adequacy else []
+    encoders = sorted({adequacy.encoder_name(code) for code in languages} - {None}) if settings.translate.adequacy else []
     _checks_process().submit(_load, languages, encoders)
 
 

@@ -22,7 +22,7 @@ LONG_CJK_CHARS = 12
 
 # A full stop ends a sentence when the next one starts with a capital, a digit or a letter of a caseless
 # script; CJK and Arabic marks end one wherever they are. Abbreviations (e.g., U.S., etc.) end none.
-_END = re.compile(r"[.!?؟…]+[\"'»”)]*\s+(?=[^\s])|[。！？]+[」』”)]*")
+_END = re.compile(r"[.!?؟…।॥։۔]+[\"'»”)]*\s+(?=[^\s])|[。！？]+[」』”)]*")
 _ABBREVIATION = re.compile(r"(?:\b[A-Za-z]\.[A-Za-z]\.?|\b(?:etc|vs|approx|incl|fig|no|dr|mr|mrs|ms|st|inc|ltd|jr|sr|al|"
                            r"т|д|п|др|стр|напр|г|гг|см|тыс|млн|млрд)\.)\s*$", re.IGNORECASE)
 

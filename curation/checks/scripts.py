@@ -1,7 +1,9 @@
 """Writing systems of letters, for the script check and for picking language-ID candidates.
 
-The registry (curation/languages.py) names each language's script: Latin, Cyrillic, Arabic, Han, Japanese.
-Japanese text is Han plus kana; Chinese text is Han only. Digits, punctuation and symbols belong to no script.
+The registry (curation/languages.py) names each language's script: Latin, Cyrillic, Arabic, Han, Japanese, and for
+the languages a curator may add, Devanagari, Hangul, Greek, Hebrew, Thai, Georgian, Armenian, Bengali, Gujarati,
+Gurmukhi, Tamil, Telugu. Japanese text is Han plus kana; Chinese text is Han only. Digits, punctuation, symbols and
+the vowel signs of the Indic scripts (combining marks, not letters) belong to no script.
 """
 
 from __future__ import annotations
@@ -17,15 +19,24 @@ ALLOWED: dict[str, frozenset[str]] = {
     "Arabic": frozenset({"Arabic"}),
     "Han": frozenset({"Han"}),
     "Japanese": frozenset({"Han", "Kana"}),
+    # Korean writes Hangul; a rare Hanja word stays within the share of foreign letters the script check allows.
+    **{script: frozenset({script}) for script in ("Devanagari", "Hangul", "Greek", "Hebrew", "Thai", "Georgian",
+                                                  "Armenian", "Bengali", "Gujarati", "Gurmukhi", "Tamil", "Telugu")},
 }
 
-# Scripts whose languages a language identifier has to tell apart (Chinese and Japanese share Han).
-FAMILY = {"Latin": "Latin", "Cyrillic": "Cyrillic", "Arabic": "Arabic", "Han": "CJK", "Japanese": "CJK"}
+
+def family(script: str) -> str:
+    """The group of scripts whose languages a language identifier has to tell apart: Chinese and Japanese share Han
+    (CJK); every other script is its own."""
+    return "CJK" if script in ("Han", "Japanese") else script
+
 
 _PREFIXES = (
     ("LATIN", "Latin"), ("CYRILLIC", "Cyrillic"), ("ARABIC", "Arabic"), ("CJK", "Han"), ("IDEOGRAPHIC", "Han"),
     ("HIRAGANA", "Kana"), ("KATAKANA", "Kana"), ("HALFWIDTH KATAKANA", "Kana"), ("GREEK", "Greek"),
-    ("HEBREW", "Hebrew"), ("HANGUL", "Hangul"), ("DEVANAGARI", "Devanagari"),
+    ("HEBREW", "Hebrew"), ("HANGUL", "Hangul"), ("DEVANAGARI", "Devanagari"), ("THAI", "Thai"), ("GEORGIAN", "Georgian"),
+    ("ARMENIAN", "Armenian"), ("BENGALI", "Bengali"), ("GUJARATI", "Gujarati"), ("GURMUKHI", "Gurmukhi"),
+    ("TAMIL", "Tamil"), ("TELUGU", "Telugu"),
 )
 
 

@@ -5,7 +5,8 @@ A paragraph that the author hard-wrapped over several lines is one block: the li
 author's, and a translator may wrap it elsewhere or not at all. A line that starts a list item, a heading or a table
 row starts a block of its own. Sentences end at a full stop, question or exclamation mark followed by a space,
 whatever comes next: a translator may start a sentence with a lowercase file name (`train.csv` ...), an identifier
-or a digit. A CJK full stop ends one wherever it is; abbreviations (e.g., Mr., т. е.) end none.
+or a digit. A CJK full stop ends one wherever it is; abbreviations (e.g., Mr., т. е.) end none. The Devanagari
+danda (।), the Armenian full stop (։) and the Urdu one (۔) end sentences as a full stop does.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from functools import lru_cache
 
 # A line that opens a block of its own: a list item, a heading, a table row, a quote, a code fence.
 _OPENER = re.compile(r"^\s*(?:[-*•+]\s|\d{1,3}[.)]\s|#{1,6}\s|\||>|```)")
-_END = re.compile(r"[.!?؟…]+[\"'»”)\]]*\s+(?=\S)|[。！？]+[」』”)）]*\s*")
+_END = re.compile(r"[.!?؟…।॥։۔]+[\"'»”)\]]*\s+(?=\S)|[。！？]+[」』”)）]*\s*")
 # Words that end with a full stop without ending a sentence, in the scripts of the targets.
 _ABBREVIATION = re.compile(
     r"(?:\b[^\W\d_]\.[^\W\d_]\.?|\b(?:etc|vs|approx|incl|fig|nr|dr|mr|mrs|ms|miss|st|inc|ltd|jr|sr|al|cf|ca|resp|"
     r"т|д|п|др|стр|напр|г|гг|см|тыс|млн|млрд|ж|б|"  # Russian, Belarusian; Kazakh ж. (year), т.б.
     r"ex|env|np|tj|ok|tzn|ör|vb|yy|vd)\.)\s*$", re.IGNORECASE)  # French, Polish (ok. = about), Turkish
-_ENDED = re.compile(r"[.!?…。！？؟][\"'»”)）」』]*$")
+_ENDED = re.compile(r"[.!?…。！？؟।॥։۔][\"'»”)）」』]*$")
 _TITLE = re.compile(r"\b[A-Z][a-z]{0,5}\.$")
 CJK_JOIN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 

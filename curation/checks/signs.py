@@ -16,10 +16,10 @@ import re
 
 from curation.checks.lexicon import lexicon
 from curation.checks.scripts import letter_script
-from curation.languages import LANGUAGES, parse_language
+from curation.languages import SUPPORTED, parse_language
 
-_NAMES = {"uk": "Ukrainian", "ky": "Kyrgyz", "pt": "Portuguese", "gl": "Galician", "ca": "Catalan", "fa": "Persian",
-          "ur": "Urdu", "az": "Azerbaijani", "cs": "Czech", "sk": "Slovak"}
+# Neighbours the word lists name that lingua does not read.
+_NAMES = {"ky": "Kyrgyz", "gl": "Galician"}
 
 
 # Arabic short vowels and other marks written above or below a letter: part of the word, not a break in it.
@@ -33,7 +33,7 @@ def _own_words(text: str) -> list[str]:
 
 
 def _name(code: str) -> str:
-    return LANGUAGES[code].english if code in LANGUAGES else _NAMES.get(code, code)
+    return SUPPORTED[code].english if code in SUPPORTED else _NAMES.get(code, code)
 
 
 def foreign_letters(text: str, language: str) -> list[str]:

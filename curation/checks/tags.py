@@ -1,7 +1,8 @@
 """Short texts (domain tags, names of a few words): cut short, or grown by a part the English does not have.
 
 A tag has no sentences to align, so its checks are lexical, from the word lists of curation/checks/lexicon/:
-- cut short: too few letters for the English (a Han character counts as three letters: it carries a morpheme); it
+- cut short: too few letters for the English (a Han character counts as three letters: it carries a morpheme; a
+  Hangul syllable as two); it
   ends with a word a complete tag never ends with ("salud y", "транспорт и"); one word left of several English
   words ("kentsel" for "urban mobility"; terms the languages write as one word, such as "real estate" or "social
   media", are listed in lexicon/en.toml; a compound a translator coins, "мореведение" for "maritime studies", is
@@ -26,6 +27,8 @@ SHORT_SOURCE_CHARS = 40
 # A short text's length, in letters with a Han character worth this many, may not fall below this share of the
 # English letters: "エネルギー" for "energy forecasting" is cut, "金融" for "finance" is whole.
 HAN_WEIGHT = 3
+# A Hangul character is a whole syllable: "금융" (two) is "finance" (seven letters).
+HANGUL_WEIGHT = 2
 SHORT_LOW = {"zh": 0.4, "ja": 0.5, "default": 0.3}
 # Chinese renders an English content word with two characters or more: "计算机" for "computer vision" is cut.
 HAN_PER_WORD = 2
@@ -47,7 +50,8 @@ def is_acronym(text: str) -> bool:
 
 
 def _weight(text: str) -> int:
-    return sum(HAN_WEIGHT if letter_script(char) == "Han" else 1 for char in text if char.isalpha())
+    weights = {"Han": HAN_WEIGHT, "Hangul": HANGUL_WEIGHT}
+    return sum(weights.get(letter_script(char), 1) for char in text if char.isalpha())
 
 
 def content_words(source_prose: str) -> int:

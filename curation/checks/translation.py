@@ -120,8 +120,9 @@ def check_placeholders(source: str, translation: str, names: Iterable[str] = ())
 # -- length ----------------------------------------------------------------------------------------
 
 
-# What ends a sentence in the targets' scripts, closing quotes and brackets allowed after it.
-_FINAL = re.compile(r"[.!?…。！？؟][\"'»”’)）」』\]*_`]*\s*$")
+# What ends a sentence in the targets' scripts, closing quotes and brackets allowed after it. Thai marks no sentence
+# end at all (a space parts its sentences), so a Thai text is never said to stop mid-sentence.
+_FINAL = re.compile(r"[.!?…。！？؟।॥։۔][\"'»”’)）」』\]*_`]*\s*$")
 
 
 def _layout_problems(source: str, translation: str) -> list[str]:
@@ -176,7 +177,7 @@ def check_length(source: str, translation: str, language: str, settings: Setting
                         + (" (cut short?)" if ratio < low else " (run-on or padded?)"))
     if translation.strip():
         problems += _layout_problems(source, translation)
-        if not short and _stops_mid_sentence(source, translation):
+        if not short and parse_language(language).script != "Thai" and _stops_mid_sentence(source, translation):
             problems.append(f"it stops mid-sentence: {_quote_end(translation)} (cut short?)")
     if problems:
         return CheckResult(name="length", passed=False, detail="; ".join(problems))

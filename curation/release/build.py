@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from curation.config import Settings
-from curation.languages import parse_language
+from curation.languages import Language
 from curation.records import VERDICTS, ReviewStats
 from curation.release.card import render_card, write_card
 from curation.release.gates import Offender, held_back
@@ -51,7 +51,7 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
     published = {slug for language_rows_ in rows.values() for slug in (row["competition"] for row in language_rows_)}
     for language, language_rows_ in rows.items():
         write_parquet(language_rows_, folder / data_path(language))
-        write_tasks_csv(language_rows_, folder / harness_path(language))
+        write_tasks_csv(language_rows_, folder / harness_path(settings.language(language)))
     grading, without_grading = grading_config(inputs.competitions, published)
     write_grading_config(grading, folder / "competitions.json")
 
@@ -68,7 +68,8 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "on_hub": on_hub,
         "total_competitions": len(published),
         "partial": bool(offenders),
-        "languages": [_language_entry(code, counts[code], figures.review.get(code)) for code in languages],
+        "languages": [_language_entry(settings.language(code), counts[code], figures.review.get(code))
+                      for code in languages],
         "empty_languages": empty,
         "verdicts": VERDICTS,
         "rubric": figures.rubric,
@@ -91,8 +92,8 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "tag": version.tag,
         "date": date,
         "comp_id": "the competition's Kaggle slug",
-        "languages": {code: {"rows": counts[code], "data_file": data_path(code), "harness_file": harness_path(code)}
-                      for code in languages},
+        "languages": {code: {"rows": counts[code], "data_file": data_path(code),
+                             "harness_file": harness_path(settings.language(code))} for code in languages},
         "empty_languages": empty,
         "counts": counts,
         "competitions": sorted(published),
@@ -114,7 +115,6 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
     return manifest
 
 
-def _language_entry(code: str, rows: int, stats: ReviewStats | None) -> dict:
-    language = parse_language(code)
-    return {"code": code, "english": language.english, "native": language.native,
-            "harness_file": harness_path(code), "rows": rows, "stats": stats}
+def _language_entry(language: Language, rows: int, stats: ReviewStats | None) -> dict:
+    return {"code": language.code, "english": language.english, "native": language.native,
+            "harness_file": harness_path(language), "rows": rows, "stats": stats}

@@ -64,12 +64,13 @@ def find_offenders(inputs: ReleaseInputs, settings: Settings) -> list[Offender]:
             offenders.append(Offender(ALL_LANGUAGES, slug, "description", "reviewers asked for a new description "
                                       "that is still open; run `curate describe`, then translate, review and merge"))
         for language in inputs.languages:
+            harness = harness_path(settings.language(language))
             for name in FIELDS:
-                offenders.extend(_text_offenders(inputs, language, competition, name, source, open_redo))
+                offenders.extend(_text_offenders(inputs, language, competition, name, source, open_redo, harness))
     return offenders
 
 
-def _text_offenders(inputs, language, competition, name, source, open_redo) -> list[Offender]:
+def _text_offenders(inputs, language, competition, name, source, open_redo, harness) -> list[Offender]:
     slug = competition.competition
     final = inputs.text(language, competition, name)
     if final is None:
@@ -94,7 +95,7 @@ def _text_offenders(inputs, language, competition, name, source, open_redo) -> l
         fix = (SOURCE_FIXES[name] if language == source else
                f"correct it in the review sheet and run `curate merge --lang {language}`")
         found.append(Offender(language, slug, name, f"starts with {start!r}, so a spreadsheet opening "
-                              f"{harness_path(language)} would run it as a formula; {fix}"))
+                              f"{harness} would run it as a formula; {fix}"))
     if (language, slug, name) in open_redo:
         found.append(Offender(language, slug, name, "a retranslation the reviewers asked for (a NO verdict) is still "
                               f"open; run `curate translate --lang {language}`, review and merge"))

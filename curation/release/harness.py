@@ -11,7 +11,7 @@ import csv
 import json
 from pathlib import Path
 
-from curation.languages import parse_language
+from curation.languages import Language
 from curation.records import Competition
 from curation.release.rows import COLUMNS
 
@@ -25,9 +25,10 @@ def comp_id(slug: str) -> str:
     return slug
 
 
-def harness_path(language: str) -> str:
-    """tasks/<HarnessName>.csv for an ISO code, with the harness's own spelling (e.g. tasks/Belarus.csv)."""
-    return f"tasks/{parse_language(language).harness}.csv"
+def harness_path(language: Language) -> str:
+    """tasks/<HarnessName>.csv for a language as the project names it (Settings.language), with the harness's own
+    spelling (e.g. tasks/Belarus.csv); a language a curator added is its English name unless curate.toml says."""
+    return f"tasks/{language.harness}.csv"
 
 
 def write_tasks_csv(rows: list[dict], path: Path) -> None:

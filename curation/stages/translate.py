@@ -231,7 +231,7 @@ class TranslateStage:
     def _request_variables(self, field_name: str, text: str, feedback: str = "", failures: list[str] | None = None,
                            previous: str = "", attempt: int = 1) -> dict:
         """The translate prompt's variables for one attempt at `text` (identifiers already masked)."""
-        language = parse_language(self.language)
+        language = self.settings.language(self.language)  # the project's native name, when it gives one
         return dict(english=language.english, native=language.native, kind=KINDS[field_name], text=text,
                     failures=failures or [], previous=previous, feedback=feedback, attempt=attempt,
                     attempts=self.settings.translate.max_attempts)
@@ -297,7 +297,7 @@ class TranslateStage:
 
     async def _estimate(self, item: TranslateItem, text: str, llm: LLM) -> CheckResult:
         """The `qe` model's MQM-style findings on one translation, as the check result "qe"."""
-        language = parse_language(item.language)
+        language = self.settings.language(item.language)
         messages = self.qe_prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
                                          source=item.source_text, translation=text)
         answer = await llm.ask(role=QE_ROLE, messages=messages, schema=QualityEstimate, item=item.key,
