@@ -48,7 +48,9 @@ async def test_roles_on_one_provider_share_its_limit(llm_server, settings, store
                                for n in range(10) for role in ("describe", "score", "tag")))
     openai_arrivals = [r.received_at for r in llm_server.requests if r.api == "openai"]
     assert len(openai_arrivals) == 30
-    assert most_in_any_window(openai_arrivals, 0.25) <= 7
+    # One bucket for the three roles: 1 + 20 t in any t seconds, with the same allowance for server-side jitter as
+    # above (a loaded machine bunched 8 into a quarter second); three buckets would let about 16 through.
+    assert most_in_any_window(openai_arrivals, 0.25) <= 9
 
 
 async def test_tokens_per_minute_are_never_exceeded_in_any_window(llm_server, settings, store):
