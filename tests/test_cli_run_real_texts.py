@@ -73,3 +73,27 @@ def test_the_default_run_keeps_good_translations_retries_broken_ones_and_fails_n
            for language in natural.LANGUAGES for text_id, text in texts.items()}
     marked = {ids[item] for _, item in flagged_rows(project) if item in ids}
     assert marked == {key for key, kind in plan.kinds.items() if kind == "always broken"}
+
+
+def test_a_batch_run_sends_one_batch_a_round_however_long_the_checks_take(project, model, llm_server):
+    # Before, a translate round's retries went out in a batch of their own whenever 0.2 s passed without a new
+    # request while other items were still in their checks: 47 batches, most of one or two requests, and 177 lines
+    # on stderr. Now a round's batch waits until every item waits on a batch or has ended.
+    toml = project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nbatch_poll_seconds = 0.01\n", 1),
+                    encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", "--batch", "--lang", "kk,fr,ja"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    for language in ("kk", "fr", "ja"):
+        assert f"translate:{language}: 21 done, 0 failed" in result.output
+    with Store(project / "data" / "curation.sqlite") as store:
+        batches = [tuple(row) for row in store.db.execute("SELECT id, model FROM llm_batches ORDER BY id")]
+        calls = store.llm_calls()
+    [tag_batch] = [number for number, batch_model in batches if batch_model == "gpt-5.4-mini-2026-03-17"]
+    translate_batches = [number for number, _ in batches if number > tag_batch]
+    retried = sum(1 for call in calls if call.role == "translate") > 63  # the fake's broken first answers
+    assert retried and 2 <= len(translate_batches) <= 3  # a first round and the retries' rounds (max_attempts = 3)
+    assert len(batches) - len(translate_batches) <= 4  # describe (describe, score, a refine round), tag
+    assert len(result.stderr.splitlines()) < 40, result.stderr
+    assert "with 1 requests" not in result.stderr

@@ -75,6 +75,8 @@ class StageProgress:
         done, total = self.counts()
         rate = (calls - hits) / elapsed  # requests that went out; cache hits cost no request
         eta = _clock((total - done) * elapsed / done) if done else "?"
+        if getattr(self._llm, "batch_mode", False) and done < total:
+            eta = "when the batch ends"  # the provider's pace, not ours: a rate from the last round says nothing
         return (f"{rate:.1f} req/s · {_tokens(tokens)} tokens · ${spent:.4f} · "
                 f"{failures} failed · ETA {eta if done < total else '0:00'}")
 

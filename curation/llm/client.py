@@ -72,7 +72,7 @@ class LLM:
         self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
         # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
         self.batch_mode = settings.llm.mode == "batch"
-        self._batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api,
+        self.batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api,
                                 settings.llm.batch_resubmissions)
         self._claims = RequestClaims(store, settings.llm.claim_poll_seconds)  # across processes (_underway: this one)
 
@@ -273,7 +273,7 @@ class LLM:
         progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic(), params=params)
         refused = self._refused.setdefault(f"{call.provider}:{call.model}", set())  # learnt online this run
         try:
-            reply, parsed = await batch_reply(self._batcher, provider, call, messages, schema, progress, refused,
+            reply, parsed = await batch_reply(self.batcher, provider, call, messages, schema, progress, refused,
                                               self.settings.llm.validation_retries)
         except BatchUnanswered as error:
             if self.settings.llm.batch_fallback == "online":

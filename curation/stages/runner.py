@@ -240,7 +240,8 @@ class StageRun:
                 self._ended(item)
                 return
             try:
-                result = await self.stage.run_one(item, self.llm)
+                with self.llm.batcher.member():  # in batch mode a round's batch waits for this item
+                    result = await self.stage.run_one(item, self.llm)
             except BatchPending as error:  # not the item's fault: it stays pending for the next run
                 summary.left_pending.append((item_key(item), error.reason))
             except (LLMCallFailed, ItemFailed) as error:
