@@ -23,9 +23,10 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from functools import partial
 
 from curation.checks import adequacy, language_id
@@ -38,10 +39,7 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def _worker_setup(run_pid: int) -> None:
-    """In the checks' process, before its first job: ignore Ctrl-C and end when the run is gone."""
-    # Ctrl-C reaches the whole process group: the run handles it (and then ends this process), the worker must not
-    # die of it mid-check with a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """In the checks' process, before its first job: end when the run is gone (Ctrl-C it ignores from its start)."""
     # A run killed by a signal runs no exit hook, and a worker busy loading models (seconds) does not notice its
     # closed pipe: without this it would live on, holding its models' memory (~600 MB), one per killed run.
     threading.Thread(target=_end_with, args=(run_pid,), name="end-with-run", daemon=True).start()
@@ -61,7 +59,30 @@ def _checks_process() -> ProcessPoolExecutor:
             # spawn: a fresh interpreter, never a fork of a process with threads (the run's SDK clients have some).
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                         initializer=_worker_setup, initargs=(os.getpid(),))
+            with _ctrl_c_ignored():
+                _pool.submit(os.getpid)  # the worker starts with this first job: now, ignoring Ctrl-C
         return _pool
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """While the checks' process is started: Ctrl-C ignored, which is the one setting it inherits.
+
+    Ctrl-C reaches the whole process group, the checks' process too. The run handles it (and then ends that
+    process); the worker must not die of it with a traceback of its own, and for the second or so it spends importing
+    before its initializer runs it could not handle it. A worker started with SIGINT ignored keeps it ignored (Python
+    turns SIGINT into KeyboardInterrupt only when it starts with the default). A Ctrl-C in the milliseconds of the
+    start is lost; the next one stops the run. Only the main thread may set a handler: elsewhere (a test's thread)
+    the worker starts as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _stop() -> None:
@@ -72,7 +93,10 @@ def _stop() -> None:
     if pool is not None:
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Wait for the pool's manager thread, which sees its worker gone at once and closes its pipe. Not waiting
+        # let it close that pipe while concurrent.futures' exit hook wrote to it: "Exception ignored in
+        # threading._shutdown ... OSError: [Errno 9] Bad file descriptor" after one Ctrl-C in three.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # Before concurrent.futures' own exit hook, which would wait for the busy worker: threading's exit hooks run last

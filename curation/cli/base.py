@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shlex
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,12 +15,25 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperGroup
 
 from curation.config import ConfigError, Settings, load_settings
 from curation.languages import UnknownLanguage, parse_language
 from curation.store import Store, StoreError, StoreWriteError, cannot_write
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None, help="Build multilingual ML benchmarks from Kaggle competitions.")
+
+class _Commands(TyperGroup):
+    """The commands of `curate`: a Ctrl-C that no command turned into its own line is said as they say it."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # typer would exit 130 without a word
+            raise interrupted() from None
+
+
+app = typer.Typer(cls=_Commands, no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                  help="Build multilingual ML benchmarks from Kaggle competitions.")
 console = Console()
 errors = Console(stderr=True)
 
@@ -105,6 +120,20 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one error line for the user and return the exit to raise."""
     errors.print(Text("error: ", style="red") + Text(message), highlight=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def interrupted(kept: str = "every finished item and LLM answer is") -> typer.Exit:
+    """Print the one line for Ctrl-C (what is kept, how to go on) and return the exit to raise: 130, what a shell
+    reports for a command that SIGINT ended. Nothing else is said: there is nothing to fix."""
+    complain(f"interrupted; {kept} kept in the store: run {_this_command()} again to continue where it stopped")
+    return typer.Exit(130)
+
+
+def _this_command() -> str:
+    """The command line of this process when it is the `curate` console script (else: 'the same command')."""
+    if os.path.basename(sys.argv[0]) != "curate":
+        return "the same command"
+    return f"`{shlex.join(['curate', *sys.argv[1:]])}`"
 
 
 def settings_from(config: Path | None, batch: bool = False, batch_fallback: str | None = None) -> Settings:

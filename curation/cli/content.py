@@ -17,6 +17,7 @@ from curation.cli.base import (
     app,
     complain,
     fail,
+    interrupted,
     known_competition,
     languages_from,
     open_store,
@@ -156,7 +157,7 @@ def translate(
         except (LLMConfigError, PromptError) as error:
             raise cannot_run(error, settings, tuple(settings.roles_in_use(("translate",)))) from None
         except KeyboardInterrupt:
-            raise fail("interrupted; every finished translation and LLM call is kept, rerun to continue", 130) from None
+            raise interrupted("every finished translation and LLM answer is") from None
         complete = translate_report(store, runs, verbose, competition)
     if not complete:
         raise typer.Exit(1)

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, app, complain, errors, fail, open_store, say, say_some, settings_from
+from curation.cli.base import (ConfigOption, app, complain, errors, fail, interrupted, open_store, say, say_some,
+                               settings_from)
 from curation.config import Settings
 from curation.store import Store, StoreError
 
@@ -120,7 +121,7 @@ def run_llm_stage(stage: Stage, settings: Settings, store: Store, max_cost: floa
     except StoreError as error:  # found before the first call: the store or its disk cannot record answers
         raise fail(str(error)) from None
     except KeyboardInterrupt:
-        raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
+        raise interrupted() from None
     report_run(summary)
     return summary
 

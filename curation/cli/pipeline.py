@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from curation.cli.base import fail, open_store, say
+from curation.cli.base import fail, interrupted, open_store, say
 from curation.cli.confirm import confirm_redo
 from curation.cli.content import describe_report, tag_report, translate_report
 from curation.cli.llm import PIPELINE_ROLES, cannot_run, print_summaries, stage_progress
@@ -68,7 +68,7 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
         except StoreError as error:
             raise fail(str(error)) from None
         except KeyboardInterrupt:
-            raise fail("interrupted; every finished item and LLM call is kept, rerun to continue", 130) from None
+            raise interrupted() from None
         summaries = {stage.name: summary for stage, summary in runs}
         unfinished = []
         print_summaries([summaries[describe.name]])

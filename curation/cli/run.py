@@ -18,8 +18,10 @@ from curation.cli.pipeline import run_pipeline
 from curation.cli.review import review_push
 from curation.config import Settings
 
-# Exit codes that mean the run cannot go on: a setup error (missing key, bad config) or Ctrl-C.
-STOPPING = (2, 130)
+# The exit code of a setup error (missing key, bad config): the run cannot go on. Ctrl-C (130) stops it too, with the
+# stage's own line and nothing to fix.
+SETUP_ERROR = 2
+INTERRUPTED = 130
 
 
 def _spent(settings: Settings) -> float:
@@ -123,7 +125,9 @@ def run(
         try:
             unfinished += step() or []
         except typer.Exit as exit_:
-            if exit_.exit_code in STOPPING:
+            if exit_.exit_code == INTERRUPTED:
+                raise
+            if exit_.exit_code == SETUP_ERROR:
                 complain(f"stopped at {name}; fix the above and run `curate run` again (finished work is kept)")
                 raise
             if exit_.exit_code:

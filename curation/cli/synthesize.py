@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from curation.cli.base import ConfigOption, ForceOption, MaxCostOption, app, complain, fail, open_store, say
+from curation.cli.base import (ConfigOption, ForceOption, MaxCostOption, app, complain, fail, interrupted, open_store,
+                               say)
 from curation.cli.llm import cannot_run, print_summary, stage_progress
 from curation.config import CONFIG_FILE, ConfigError, Settings, load_settings
 
@@ -75,7 +76,7 @@ def synthesize(
         except (LLMConfigError, PromptError) as error:
             raise cannot_run(error, settings, ROLES) from None
         except KeyboardInterrupt:
-            raise fail("interrupted; finished steps, verdicts and LLM calls are kept, rerun to continue", 130) from None
+            raise interrupted("every finished step, verdict and LLM answer is") from None
     for problem in report.problems:
         complain(problem.line())
     for summary in report.summaries:

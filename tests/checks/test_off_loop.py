@@ -1,4 +1,5 @@
-"""The checks' process never outlives the run that started it, even when the run is killed mid-check."""
+"""The checks' process never outlives the run that started it, even when the run is killed mid-check; Ctrl-C ends
+both without a word from either."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
+
+from curation.checks import off_loop
 
 RUN = """
 import os, sys, time
@@ -45,3 +50,82 @@ def test_a_killed_run_takes_its_busy_checks_process_with_it(tmp_path: Path):
     if not gone:
         os.kill(worker, signal.SIGKILL)
     assert gone, "the checks' process outlived the run that started it"
+
+
+
+
+INTERRUPTED = """
+import os, sys, time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+if __name__ == "__mp_main__":  # the checks' process, importing this script before it could handle anything
+    (HERE / "worker importing").write_text(str(os.getpid()))
+    if (HERE / "stop while importing").exists():
+        time.sleep(60)
+
+
+def busy():  # the checks' process at work, as with a model load
+    (HERE / "worker busy").write_text(str(os.getpid()))
+    time.sleep(60)
+
+
+if __name__ == "__main__":
+    from curation.checks import off_loop
+
+    off_loop._checks_process().submit(busy)
+    try:
+        print("started", flush=True)
+        time.sleep(120)
+    except KeyboardInterrupt:
+        sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize("moment", ["worker importing", "worker busy"])
+def test_ctrl_c_ends_the_run_and_its_checks_process_without_a_word_from_either(tmp_path: Path, moment: str):
+    # Ctrl-C reaches the whole process group: the run and its checks' process, which used to die of it with a
+    # KeyboardInterrupt traceback of its own when it came while the process was importing (a second or so, before
+    # it could set anything). It ignores SIGINT from its start now.
+    script = tmp_path / "run.py"
+    script.write_text(INTERRUPTED)
+    if moment == "worker importing":
+        (tmp_path / "stop while importing").touch()
+    run = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)  # its own process group, as a terminal's foreground job
+    try:
+        assert run.stdout.readline() == "started\n", run.stderr.read()
+        until(lambda: (tmp_path / moment).exists() and (tmp_path / moment).read_text())
+        assert signal.SIGINT in ignored_signals(int((tmp_path / moment).read_text()))
+        os.killpg(run.pid, signal.SIGINT)
+        _, stderr = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert (run.returncode, stderr) == (130, "")
+
+
+def test_the_checks_process_is_stopped_before_concurrent_futures_exit_hook_runs():
+    # That hook wakes the pool's manager thread through a pipe the thread closes once its worker is gone: a thread
+    # still winding down when the hook ran made "Exception ignored in threading._shutdown ... OSError: [Errno 9] Bad
+    # file descriptor" after one Ctrl-C in three. Stopping waits for the thread; the worker it ends at once.
+    pool = off_loop._checks_process()
+    pool.submit(time.sleep, 60)  # busy, as with a model load
+    manager = pool._executor_manager_thread
+    off_loop._stop()
+    assert not manager.is_alive()
+
+
+def ignored_signals(pid: int) -> set[signal.Signals]:
+    """The signals process `pid` ignores (the SigIgn mask of /proc/PID/status)."""
+    with open(f"/proc/{pid}/status") as status:
+        mask = int(next(line for line in status if line.startswith("SigIgn:")).split()[1], 16)
+    return {number for number in signal.Signals if mask & (1 << (number - 1))}
+
+
+def until(condition, timeout: float = 60.0) -> None:
+    """Poll `condition` (something another process does) every 10 ms until it holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)

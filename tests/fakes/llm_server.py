@@ -52,6 +52,7 @@ import argparse
 import json
 import socket
 import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -267,7 +268,7 @@ class FakeLLMServer:
         self._released = threading.Event()
         self.batches = FakeBatches(self)  # OpenAI files + batches, Anthropic message batches (llm_batches.py)
         self.models = FakeModels()  # GET /v1/models/{id} of both APIs, from a known-model list (llm_models.py)
-        self._http = ThreadingHTTPServer((host, port), _handler_for(self))
+        self._http = _HTTPServer((host, port), _handler_for(self))
         self._http.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -381,6 +382,13 @@ class FakeLLMServer:
             self.answered += 1
 
 
+class _HTTPServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # a client that went away between requests (a command stopped by Ctrl-C): no server fault
+        super().handle_error(request, client_address)
+
+
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as real APIs do
@@ -403,7 +411,10 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
             received = time.monotonic()
-            raw = self.rfile.read(int(self.headers.get("content-length", 0)))
+            length = int(self.headers.get("content-length", 0))
+            raw = self.rfile.read(length)
+            if len(raw) < length:
+                return  # the client went away before sending its body (a command stopped mid-request): no request
             if server.batches.handles(self.path):
                 self._send_batch_answer(*server.batches.post(self.path, self.headers.get("content-type", ""), raw))
                 return

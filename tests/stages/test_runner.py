@@ -247,7 +247,8 @@ async def test_ctrl_c_keeps_what_finished_and_says_so(llm_server, settings, proj
         llm_server.release()
 
     assert worker.returncode == 130
-    assert "interrupted; every finished item and LLM call is kept, rerun to continue" in stderr
+    assert ("interrupted; every finished item and LLM answer is kept in the store: run the same command again to "
+            "continue where it stopped") in stderr
     assert "Traceback" not in stderr
     with Store(settings.path("store")) as store:
         assert len(done(store)) == 2 and len(store.llm_calls()) == 2
