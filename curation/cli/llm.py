@@ -75,12 +75,13 @@ def keyless_roles(settings: Settings, roles: tuple[str, ...]) -> list[str]:
     return [todo for name, used in by_provider.items() if (todo := missing_key(settings, name, used)) is not None]
 
 
-def stage_progress(title: str = "") -> StageProgress:
+def stage_progress(title: str, steps: bool = False) -> StageProgress:
     """One live display for a whole stage (all its languages), as the runner's progress callback; `watch(llm)`
-    adds the client's requests, tokens, spend and failures. Plain lines every 30 s when not on a terminal."""
+    adds the client's requests, tokens, spend and failures. Plain lines every 30 s when not on a terminal. With
+    `steps`, named after the step under way (see StageProgress)."""
     from curation.cli.progress import StageProgress
 
-    return StageProgress(title, errors)
+    return StageProgress(title, errors, steps=steps)
 
 
 def cannot_run(error: Exception, settings: Settings, roles: tuple[str, ...]) -> typer.Exit:

@@ -30,13 +30,19 @@ def interval_seconds() -> float:
 class StageProgress:
     """Called by the runner as (stage, finished, total, failed) for each stage run (`translate:kk`, `translate:be`,
     ...); shows their sum. `watch(llm)` gives it the client whose calls, tokens and spend it reports. "failed" counts
-    items, as the stage's summary does: an item that failed after its retries, whatever failed in it."""
+    items, as the stage's summary does: an item that failed after its retries, whatever failed in it.
+
+    With `steps`, the runs come one after another and are told apart (synthesize's `synthesize brainstorm`,
+    `synthesize design`, `synthesize verify`): the display is named after the run under way and counts its items;
+    a log gets the last line of each run as the next one starts."""
 
     title: str
     console: Console
     every: float = field(default_factory=interval_seconds)
     started: float = field(default_factory=time.monotonic)
+    steps: bool = False
     _runs: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    _counted_from: float = 0.0  # when the items counted now began: the stage's start, or its current step's
     _llm: Any = None
     _base: tuple[int, int, float, int] = (0, 0, 0.0, 0)
     _last_line: float = 0.0
@@ -49,12 +55,22 @@ class StageProgress:
         self._base = self._figures_now()
 
     def __call__(self, stage: str, finished: int, total: int, failed: int = 0) -> None:
+        if self.steps and stage not in self._runs:
+            self._next_step(stage)
         self._runs[stage] = (finished, total, failed)
         if self._bar is not None:
             done, total_all = self.counts()
             self._bar.update(self._task, completed=done, total=max(total_all, 1), figures=self.figures())
         elif time.monotonic() - self._last_line >= self.every and any(run[1] for run in self._runs.values()):
             self._print_line()
+
+    def _next_step(self, stage: str) -> None:
+        if self._bar is None and any(run[1] for run in self._runs.values()):
+            self._print_line()  # where the step before ended
+        self._runs.clear()
+        self.title, self._counted_from = stage, time.monotonic()
+        if self._bar is not None:
+            self._bar.update(self._task, description=stage)
 
     def counts(self) -> tuple[int, int]:
         """Items finished and items in all, over every run of the stage so far."""
@@ -74,7 +90,8 @@ class StageProgress:
         elapsed = max(time.monotonic() - self.started, 1e-6)
         done, total = self.counts()
         rate = (calls - hits) / elapsed  # requests that went out; cache hits cost no request
-        eta = _clock((total - done) * elapsed / done) if done else "?"
+        counting = max(time.monotonic() - max(self._counted_from, self.started), 1e-6)
+        eta = _clock((total - done) * counting / done) if done else "?"
         if getattr(self._llm, "batch_mode", False) and done < total:
             eta = "when the batch ends"  # the provider's pace, not ours: a rate from the last round says nothing
         return (f"{rate:.1f} req/s · {_tokens(tokens)} tokens · ${spent:.4f} · "

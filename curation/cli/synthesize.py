@@ -71,7 +71,7 @@ def synthesize(
                                            force=force, progress=progress)
 
         try:
-            with stage_progress() as progress:
+            with stage_progress("synthesize", steps=True) as progress:
                 report = asyncio.run(run(progress))
         except (LLMConfigError, PromptError) as error:
             raise cannot_run(error, settings, ROLES) from None

@@ -6,7 +6,6 @@ impossible split is sent back with the problem said; after ATTEMPTS answers the 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,11 +19,11 @@ from curation.stages.runner import ItemFailed
 from curation.store import Store
 from curation.synthesis.brainstorm import STEP as BRAINSTORM, TaskIdeas
 from curation.synthesis.metrics import METRICS, metric_names
+from curation.synthesis.naming import task_slugs, task_title
 from curation.synthesis.records import DatasetProfile, Direction, SplitKind, TableProfile, TaskDesign, TaskIdea
 
 STEP = "design"
 ATTEMPTS = 3
-SLUG_LENGTH = 60
 
 
 class LeakingColumn(BaseModel):
@@ -42,12 +41,6 @@ class DesignAnswer(BaseModel):
     direction: Direction
     cv_folds: int = 5
     leakage: list[LeakingColumn] = []
-
-
-def task_slug(dataset: str, name: str) -> str:
-    """The competition slug of a dataset's task: `<dataset>-<task name>`, lowercase, hyphens, bounded length."""
-    slug = re.sub(r"[^a-z0-9]+", "-", f"{dataset}-{name}".lower()).strip("-")
-    return slug[:SLUG_LENGTH].rstrip("-")
 
 
 @dataclass(frozen=True)
@@ -113,13 +106,12 @@ class DesignStage:
     def pending(self, store: Store, settings: Settings) -> list[DesignItem]:
         """One item per stored idea of the datasets in this run."""
         items = []
+        designs = store.synthesis_records(STEP, TaskDesign)
         for profile in self.profiles:
             stored = store.synthesis(BRAINSTORM, profile.dataset, TaskIdeas)
-            for idea in stored[0].ideas if stored else []:
+            ideas = [idea for idea in (stored[0].ideas if stored else []) if profile.table(idea.table) is not None]
+            for idea, slug in zip(ideas, task_slugs(profile.dataset, ideas, designs)):
                 table = profile.table(idea.table)
-                if table is None:
-                    continue
-                slug = task_slug(profile.dataset, idea.name)
                 digest = fingerprint({"idea": idea, "table": table, "prompt": self.prompt.hash,
                                       "model": self.settings.models.synthesize})
                 done = store.synthesis(STEP, slug, TaskDesign)
@@ -141,7 +133,7 @@ class DesignStage:
             problems = design_problems(design, item.idea, item.table)
             if not problems:
                 return DesignResult(item=item, design=TaskDesign(
-                    slug=item.competition, dataset=item.dataset, title=design.title.strip() or item.idea.name,
+                    slug=item.competition, dataset=item.dataset, title=task_title(design.title, item.idea),
                     idea=item.idea, split=design.split,
                     split_column=design.split_column if design.split in ("group", "time") else None,
                     test_share=design.test_share, id_col=design.id_col, metric=design.metric,

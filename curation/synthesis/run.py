@@ -7,6 +7,7 @@ multi-GB file nor forgets the problems found in it; the LLM steps are cached by 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from curation.config import Settings
@@ -92,8 +93,11 @@ async def synthesize(folders: list[Path], out: Path, settings: Settings, store: 
     stages = [BrainstormStage(settings, profiles, tasks, force=force), DesignStage(settings, profiles, force=force),
               VerifyStage(settings, profiles, out, force=force)]
     for stage in stages:
-        summary = await run_stage(stage, store, settings, llm, progress=progress)
-        summary.stage = f"{STAGE} {type(stage).__name__.removesuffix('Stage').lower()}"
+        step = f"{STAGE} {type(stage).__name__.removesuffix('Stage').lower()}"
+        # Each step is a run of the stage `synthesize` (its name in the status table); progress tells them apart.
+        told = None if progress is None else partial(_told_as, progress, step)
+        summary = await run_stage(stage, store, settings, llm, progress=told)
+        summary.stage = step
         report.summaries.append(summary)
         if summary.stopped:
             break  # the budget is spent: later steps would only stop too
@@ -106,3 +110,7 @@ async def synthesize(folders: list[Path], out: Path, settings: Settings, store: 
             report.ideas[profile.dataset] = stored[0]
         report.verdicts += store.synthesis_records(VERIFY, VerifiedTask, dataset=profile.dataset)
     return report
+
+
+def _told_as(progress: ProgressCallback, step: str, _stage: str, finished: int, total: int, failed: int = 0) -> None:
+    progress(step, finished, total, failed)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from curation.cli import app
 from tests.synthesis.datasets import houses, loans, patients, sales
-from tests.synthesis.scripted import design
+from tests.synthesis.scripted import design, idea
 
 runner = CliRunner()
 
@@ -107,3 +108,46 @@ def test_max_cost_stops_before_paying_and_a_rerun_continues(project, designer, r
     resumed = runner.invoke(app, ["synthesize", str(raw / "houses"), "--out", str(project / "out")])
     assert resumed.exit_code == 0, resumed.output
     assert (project / "out" / "houses-house-price" / "competition.yaml").exists()
+
+
+# Issue 24, item 12: an empty progress label (": 1/1 · ..."), a 60-character slug, a task named "clear objective".
+
+PROGRESS = re.compile(r"^synthesize (brainstorm|design|verify): (\d+)/(\d+) · .* · \d+:\d\d elapsed$")
+
+
+def test_progress_names_the_step_under_way(project, designer, raw):
+    result = runner.invoke(app, ["synthesize", str(raw / "houses"), str(raw / "patients"), "--out", str(project / "out")],
+                           env={"CURATE_PROGRESS_SECONDS": "0"})
+    assert result.exit_code == 0, result.output
+    shown = [line for line in result.output.splitlines() if " · " in line]
+    assert shown and not any(line.startswith(":") for line in shown), result.output
+    steps = [PROGRESS.match(line) for line in shown]
+    assert all(steps), result.output
+    # each step's own items, its last line printed before the next step's first
+    last = {step[1]: (int(step[2]), int(step[3])) for step in steps}
+    assert last == {"brainstorm": (2, 2), "design": (2, 2), "verify": (2, 2)}
+    assert [step[1] for step in steps] == sorted((step[1] for step in steps), key=["brainstorm", "design", "verify"].index)
+
+
+def test_a_long_dataset_and_task_name_make_a_short_readable_slug(project, designer, raw):
+    folder = raw.parent / "santander-customer-transaction-prediction"
+    shutil.copytree(raw / "houses", folder)
+    designer.ideas[folder.name] = [
+        idea("predict the sale price of a house from its size and district", "houses.csv", "price", "regression",
+             "root_mean_squared_error", "minimize")]
+    result = runner.invoke(app, ["synthesize", str(folder), "--out", str(project / "out")])
+    assert result.exit_code == 0, result.output
+    assert [path.name for path in (project / "out").iterdir()] == ["santander-predict-the-sale-price"]
+
+
+def test_rubric_wording_never_names_a_task(project, designer, raw):
+    designer.ideas["houses"] = [idea("clear objective", "houses.csv", "price", "regression", "root_mean_squared_error",
+                                     "minimize")]
+    designer.designs["price"] = [design("Clear objective", id_col="house_id", metric="root_mean_squared_error",
+                                        direction="minimize")]
+    result = runner.invoke(app, ["synthesize", str(raw / "houses"), "--out", str(project / "out")])
+    assert result.exit_code == 0, result.output
+    assert [path.name for path in (project / "out").iterdir()] == ["houses-predict-price"]
+    meta = yaml.safe_load((project / "out" / "houses-predict-price" / "competition.yaml").read_text())
+    assert meta["comp_name"] == "Predict price"
+    assert "objective" not in result.output.lower()
