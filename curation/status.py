@@ -9,7 +9,8 @@ editing the command:
 
     @register_column("grade")                        # an extra per-competition column
     def _grade(context: StatusContext, slug: str) -> str:
-        return context.store.description(slug).grade or ""
+        grades = context.once(lambda store: {d.competition: d.grade for d in store.descriptions()})
+        return grades.get(slug) or ""                  # (one query for all rows: `once` keeps the answer)
 
     @register_section                                # a table below the main one (None: nothing to show)
     def _translations(context: StatusContext) -> Section | None:
@@ -17,16 +18,23 @@ editing the command:
 
 `build_status` imports every module under `curation.stages` and `curation.review` first, so a stage's
 registrations are in place whenever its module exists. `--json` gives the same report as one JSON object.
+
+Size: the overview (plain `curate status`) is counted by a few aggregate queries and runs no column or section;
+the per-competition report reads each table it shows once. A column or section reads whole tables through
+`context.once`, never a row per competition or per text, so the statements a report runs do not grow with the
+project (tests/test_status_scale.py counts them).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from curation.config import Settings
 from curation.records import Problem
@@ -48,6 +56,9 @@ NEXT_COMMANDS = {
 AFTER_COMMANDS = {"curate review push": ", then `curate review pull` once the sheets come back"}
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class StatusContext:
     """What a column or section gets to compute its figures: the store, the settings, the languages asked for."""
@@ -55,6 +66,14 @@ class StatusContext:
     store: Store
     settings: Settings
     languages: list[str]
+    _reads: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def once(self, read: Callable[[Store], T]) -> T:
+        """`read(store)`, done once for the whole report: a column is called once per competition, so it takes what
+        it shows from a whole table read here rather than querying the store for each competition."""
+        if read not in self._reads:
+            self._reads[read] = read(self.store)
+        return self._reads[read]
 
 
 @dataclass
@@ -115,7 +134,7 @@ class CompetitionStatus:
 @dataclass
 class StatusReport:
     stages: list[str]
-    competitions: list[CompetitionStatus]
+    competitions: list[CompetitionStatus]  # one row each; empty in the overview, which counts them instead
     problems: list[Problem]
     sections: list[Section]
     warnings: list[str] = field(default_factory=list)
@@ -124,27 +143,29 @@ class StatusReport:
     spend_usd: float = 0.0
     calls: int = 0  # calls sent to a provider (each may have taken several HTTP attempts)
     cache_hits: int = 0  # calls answered from the call log at no cost: not counted in `calls`
+    total: int = 0  # competitions known: stored, or refused by ingest with a status saying why
+    tallies: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> stored state -> competitions in it
 
     def counts(self) -> dict[str, dict[str, int]]:
-        """Per stage, how many competitions are in each state."""
+        """Per stage, how many competitions are in each state (pending: no state stored yet)."""
         result: dict[str, dict[str, int]] = {}
         for stage in self.stages:
-            tally: dict[str, int] = {}
-            for row in self.competitions:
-                state = row.stages[stage]["status"]
-                tally[state] = tally.get(state, 0) + 1
+            tally = dict(self.tallies.get(stage, {}))
+            missing = self.total - sum(tally.values())
+            if missing:
+                tally["pending"] = tally.get("pending", 0) + missing
             result[stage] = tally
         return result
 
-    @cached_property  # the overview, the next command and --json all read it: it is counted once per report
+    @property
     def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
         """Stage family -> language ('' for a stage run once) -> competitions per kind (done, flagged, open, failed)."""
         result: dict[str, dict[str, dict[str, int]]] = {}
-        for stage in self.stages:
+        for stage, tally in self.counts().items():
             family, _, language = stage.partition(":")
-            tally = result.setdefault(family, {}).setdefault(language, dict.fromkeys(KINDS, 0))
-            for row in self.competitions:
-                tally[KIND_OF_STATE.get(row.stages[stage]["status"], "open")] += 1
+            kinds = result.setdefault(family, {}).setdefault(language, dict.fromkeys(KINDS, 0))
+            for state, count in tally.items():
+                kinds[KIND_OF_STATE.get(state, "open")] += count
         return result
 
     def to_json(self) -> dict[str, Any]:
@@ -157,11 +178,18 @@ class StatusReport:
             "calls": self.calls,
             "cache_hits": self.cache_hits,
             "next": next_command(self),
-            "competitions": [asdict(row) for row in self.competitions],
+            # Plain dicts, not asdict(): its deep copy of every row's stage states was a tenth of a second at 500.
+            "competitions": [{"competition": row.competition, "comp_name": row.comp_name, "notebooks": row.notebooks,
+                              "stages": row.stages, "columns": row.columns} for row in self.competitions],
             "problems": [problem.model_dump() for problem in self.problems],
             "sections": [asdict(section) for section in self.sections],
             "warnings": self.warnings,
         }
+
+
+# A module that registers with status imports it; the others (publish's pyarrow, the Sheets backend's gspread, the
+# SDKs) are not imported for a report: loading all of them took half a second before the first query.
+REGISTERS = re.compile(r"^\s*(from curation\.status import|from curation import status|import curation\.status)", re.M)
 
 
 def _load_extensions() -> list[str]:
@@ -173,6 +201,8 @@ def _load_extensions() -> list[str]:
             warnings.append(f"{package_name}: not loaded ({error})")
             continue
         for module in pkgutil.iter_modules(package.__path__, package_name + "."):
+            if module.name not in sys.modules and not _registers(module):
+                continue
             try:
                 importlib.import_module(module.name)
             except Exception as error:
@@ -180,25 +210,48 @@ def _load_extensions() -> list[str]:
     return warnings
 
 
-def build_status(store: Store, settings: Settings, languages: list[str]) -> StatusReport:
-    """Gather the report: every competition the store knows (stored or refused), every registered stage."""
+def _registers(module: pkgutil.ModuleInfo) -> bool:
+    """Whether a module's source imports curation.status (a module whose source cannot be read is imported)."""
+    spec = module.module_finder.find_spec(module.name.rpartition(".")[2])  # type: ignore[call-arg]
+    try:
+        return bool(REGISTERS.search(Path(spec.origin).read_text(encoding="utf-8")))
+    except (AttributeError, OSError, TypeError, ValueError):
+        return True
+
+
+def build_status(store: Store, settings: Settings, languages: list[str], detail: bool = True) -> StatusReport:
+    """Gather the report: every competition the store knows (stored or refused), every registered stage.
+    `detail=False` (the overview): only the counts, from aggregate queries; no rows, columns or sections."""
     warnings = _load_extensions()
-    context = StatusContext(store=store, settings=settings, languages=languages)
-    statuses = store.statuses()
-    statuses = [s for s in statuses if _asked_for(s.stage, languages)]
+    total, tallies = store.status_tallies()
+    tallies = {stage: tally for stage, tally in tallies.items() if _asked_for(stage, languages)}
     # A per-language stage nothing has reached yet is still a stage to go through: open in every target asked for.
     targets = [code for code in languages if code != settings.project.source_language]
     expected = {f"{family}:{code}" for family in _families for code in targets}
-    stages = sorted(set(_stages) | expected | {s.stage for s in statuses}, key=_order)
-    names = {c.competition: c.comp_name for c in store.competitions()}
+    stages = sorted(set(_stages) | expected | set(tallies), key=_order)
+    rows, sections = [], []
+    if detail:
+        context = StatusContext(store=store, settings=settings, languages=languages)
+        rows = _rows(context, stages, warnings)
+        sections = _sections_of(context, warnings)
+    costs = store.llm_costs()
+    return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings,
+                        languages=languages, source_language=settings.project.source_language, spend_usd=sum(line.cost_usd for line in costs),
+                        calls=sum(line.calls - line.cache_hits for line in costs),
+                        cache_hits=sum(line.cache_hits for line in costs), total=total, tallies=tallies)
+
+
+def _rows(context: StatusContext, stages: list[str], warnings: list[str]) -> list[CompetitionStatus]:
+    """One row per competition: its state in each stage, and the registered columns."""
+    store = context.store
+    states = store.stage_states()
+    names = store.competition_names()
     counts = store.notebook_counts()
-    by_slug: dict[str, dict[str, dict[str, str]]] = {}
-    for status in statuses:
-        by_slug.setdefault(status.competition, {})[status.stage] = {"status": status.status, "detail": status.detail}
+    blank = {"status": "pending", "detail": ""}
     rows = []
-    for slug in sorted(set(names) | set(by_slug)):
-        known = by_slug.get(slug, {})
-        stage_states = {stage: known.get(stage, {"status": "pending", "detail": ""}) for stage in stages}
+    for slug in sorted(set(names) | set(states)):
+        known = states.get(slug, {})
+        stage_states = {stage: known.get(stage, blank) for stage in stages}
         columns = {}
         for title, fn in _columns.items():
             try:
@@ -207,6 +260,10 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
                 columns[title] = "?"
                 warnings.append(f"column {title!r} for {slug}: {type(error).__name__}: {error}")
         rows.append(CompetitionStatus(slug, names.get(slug, ""), counts.get(slug, 0), stage_states, columns))
+    return rows
+
+
+def _sections_of(context: StatusContext, warnings: list[str]) -> list[Section]:
     sections = []
     for fn in _sections:
         try:
@@ -216,16 +273,12 @@ def build_status(store: Store, settings: Settings, languages: list[str]) -> Stat
             continue
         if section is not None:
             sections.append(section)
-    costs = store.llm_costs()
-    return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings,
-                        languages=languages, source_language=settings.project.source_language, spend_usd=sum(line.cost_usd for line in costs),
-                        calls=sum(line.calls - line.cache_hits for line in costs),
-                        cache_hits=sum(line.cache_hits for line in costs))
+    return sections
 
 
 def next_command(report: StatusReport) -> str:
     """The command that moves the project on: the first stage, in pipeline order, with open or failed items."""
-    if not report.competitions:
+    if not report.total:
         return "curate ingest"
     matrix = report.matrix
     for family in sorted(matrix, key=_order):

@@ -21,7 +21,7 @@ KIND_STYLES = {"done": "green", "flagged": "yellow", "open": "", "failed": "red"
 def render_status(report: StatusReport, console: Console, *, detail: bool = False, competition: str | None = None,
                   verbose: bool = False) -> None:
     """Print the report: the overview, or with `detail`/`competition` the per-item table and the sections."""
-    if not report.competitions:
+    if not report.total:
         console.print("No competitions yet. Run [bold]curate ingest[/bold] first.")
     elif competition is not None:
         _render_competition(report, competition, console)
@@ -30,7 +30,7 @@ def render_status(report: StatusReport, console: Console, *, detail: bool = Fals
     else:
         _render_overview(report, console)
     _render_problems(report, console, whole=verbose or detail or competition is not None)
-    if (detail or competition is not None) and report.competitions:
+    if (detail or competition is not None) and report.total:
         for section in report.sections:
             console.print()
             console.print(_fitted(section.title, section.columns, [[str(c) for c in cells] for cells in section.rows],
@@ -39,7 +39,7 @@ def render_status(report: StatusReport, console: Console, *, detail: bool = Fals
                 console.print(Text(section.note), overflow="ellipsis", no_wrap=not verbose)
     for line in excerpt([f"warning: {w}" for w in report.warnings], "`curate status -v`", verbose=verbose):
         console.print(Text(line, style="yellow"))
-    if report.competitions:
+    if report.total:
         command = next_command(report)
         console.print(Text("Next: ") + Text(f"`{command}`", style="bold") + Text(AFTER_COMMANDS.get(command, "")),
                       overflow="ellipsis")
@@ -56,7 +56,7 @@ def _render_overview(report: StatusReport, console: Console) -> None:
     order = [source] + [code for code in report.languages if code != source]
     order += sorted(code for code in rows if code not in order)
     languages = sum(1 for code in order if code in rows and code != source)
-    console.print(Text(f"{plural(len(report.competitions), 'competition')}"
+    console.print(Text(f"{plural(report.total, 'competition')}"
                        + (f" in {plural(languages, 'language')}" if languages else "")
                        + f" · spent ${report.spend_usd:.4f} on {plural(report.calls, 'LLM call')}"
                        + (f" · {report.cache_hits} answered from cache" if report.cache_hits else "")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from curation.records import Competition, IngestedCompetition, Notebook
+from curation.records import CheckResult, Competition, IngestedCompetition, Notebook, Translation
 from curation.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -20,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 # competition's name: after a kill, every competition must show one version in all its rows.
 WRITER = """
 import sys
-from curation.records import Competition, IngestedCompetition, Notebook
+from curation.records import CheckResult, Competition, IngestedCompetition, Notebook, Translation
 from curation.store import Store
 
 store = Store(sys.argv[1])
@@ -92,3 +93,27 @@ def test_one_batch_is_found_by_its_id_with_its_request_count(tmp_path):
         assert store.batch(first).requests == 2
         assert store.batch(second + 1) is None
         assert [batch.id for batch in store.batches()] == [first, second]
+
+
+def test_a_store_from_before_the_check_results_column_counts_the_same_pass_rates(tmp_path):
+    """`curate status` counts check pass rates from a column beside each translation (migration 32); a store written
+    before it gets the column filled from the records, so its figures do not change on upgrade."""
+    checks = [[("placeholders", True), ("length", False)], [("placeholders", True), ("length", True)],
+              [("placeholders", False)], []]
+    with Store(tmp_path / "store.sqlite") as store:
+        for number, results in enumerate(checks):
+            store.save_translation(Translation(
+                competition=f"c{number}", field="description", language="kk", source_text="Predict.",
+                source_hash="s", text="Болжаңыз.", model="m",
+                checks=[CheckResult(name=name, passed=passed, detail="") for name, passed in results],
+                flagged=not all(passed for _, passed in results)))
+        expected = store.translation_tallies()
+    assert expected["kk"].translated == 4 and expected["kk"].flagged == 2
+    assert expected["kk"].checks == {"placeholders": [2, 3], "length": [1, 2]}
+    with sqlite3.connect(tmp_path / "store.sqlite") as db:  # back to the schema before migration 32
+        db.executescript("DROP INDEX translations_checks; DROP INDEX translations_by_language; "
+                         "ALTER TABLE translations DROP COLUMN check_results; "
+                         "DELETE FROM schema_migrations WHERE version = 32;")
+    db.close()
+    with Store(tmp_path / "store.sqlite") as store:
+        assert store.translation_tallies() == expected

@@ -98,8 +98,10 @@ def status(
 
     settings = settings_from(config)
     languages = languages_from(lang, settings, include_source=True)
+    # The overview shows counts only: it is built without the per-competition rows, columns and sections.
+    overview = not (as_json or detail or comp is not None or lang.strip().lower() != "all")
     with open_store(settings) as store:
-        report = build_status(store, settings, languages)
+        report = build_status(store, settings, languages, detail=not overview)
     if as_json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2, default=str))
     else:

@@ -13,7 +13,7 @@ from curation.records.llm_call import CostLine, LLMCall
 from curation.records.release import Release
 from curation.records.review import (RUBRIC_SCORES, VERDICTS, FinalText, Provenance, PushedRow, ReviewItem,
                                      ReviewStats, RubricScore, RubricStats, RubricValue, Verdict, VerdictText)
-from curation.records.translation import CheckResult, Translation
+from curation.records.translation import CheckResult, Translation, TranslationTally
 
 __all__ = [
     "Record",
@@ -25,5 +25,5 @@ __all__ = [
     "Release",
     "RUBRIC_SCORES", "VERDICTS", "FinalText", "Provenance", "PushedRow", "ReviewItem", "ReviewStats", "RubricScore",
     "RubricStats", "RubricValue", "Verdict", "VerdictText",
-    "CheckResult", "Translation",
+    "CheckResult", "Translation", "TranslationTally",
 ]

@@ -44,3 +44,12 @@ class Translation(Record):
     @property
     def failed_checks(self) -> list[CheckResult]:
         return [check for check in self.checks if not check.passed]
+
+
+class TranslationTally(Record):
+    """How one language's stored translations fare in the automatic checks, as `curate status` counts them."""
+
+    language: str
+    translated: int = 0
+    flagged: int = 0
+    checks: dict[str, list[int]] = Field(default_factory=dict)  # check name -> [passed, translations it checked]

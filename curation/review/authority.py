@@ -28,11 +28,11 @@ def split_failures(translation: Translation) -> tuple[list[str], list[str]]:
 
 @register_section
 def _approved_but_blocked(context: StatusContext) -> Section | None:
-    rows = []
-    for language in context.languages:
-        for final in context.store.final_texts(language):
-            if final.blocking_checks:
-                rows.append([language, f"{final.competition}/{final.field}", "; ".join(final.blocking_checks)])
+    blocked: dict[str, list] = {}
+    for final in context.store.blocked_final_texts():
+        blocked.setdefault(final.language, []).append(final)
+    rows = [[language, f"{final.competition}/{final.field}", "; ".join(final.blocking_checks)]
+            for language in context.languages for final in blocked.get(language, [])]
     if not rows:
         return None
     return Section("Approved, but publish refuses (protected identifiers or numbers)", ["language", "text", "why"],

@@ -36,22 +36,27 @@ def text_states(review: LanguageReview) -> Counter:
 @register_section
 def _review(context: StatusContext) -> Section | None:
     store, settings = context.store, context.settings
+    # Counted by aggregate queries; a language's verdicts and texts are read only once it has verdicts to decide.
+    pushed, judged = store.pushed_counts(), store.verdict_languages()
+    translated = {language: tally.translated for language, tally in store.translation_tallies().items()}
     rows: list[list[object]] = []
     for language in context.languages:
-        if language == settings.project.source_language:
+        if language == settings.project.source_language or not pushed.get(language):
             continue
-        pushed = store.pushed_rows(language)
-        if not pushed:
-            continue
-        review = read_review(store, language)
-        stats, states = review.statistics(), text_states(review)
-        rows.append([language, len({row.item_id for row in pushed}), *(states[state] for state in STATES),
-                     f"{stats.share_fixed:.0%}", stats.agreement_items,
-                     "-" if stats.kappa is None else f"{stats.kappa:.2f}"])
-    rubric_pushed = store.pushed_rows(settings.project.source_language)
+        if language in judged:
+            review = read_review(store, language)
+            stats, states = review.statistics(), text_states(review)
+            fixed, twice, kappa = stats.share_fixed, stats.agreement_items, stats.kappa
+        else:  # no verdict yet: every current text is open, nothing was judged twice
+            finals = store.final_texts(language)
+            states = Counter(open=translated.get(language, 0), judged=0, merged=0)
+            fixed = sum(f.provenance == "native_fix" for f in finals) / len(finals) if finals else 0.0
+            twice, kappa = 0, None
+        rows.append([language, pushed[language], *(states[state] for state in STATES), f"{fixed:.0%}", twice,
+                     "-" if kappa is None else f"{kappa:.2f}"])
     note = ("each text counts once: open (no usable verdict on its current wording), judged (`curate merge` makes "
             "it final), merged") if rows else ""
-    if rubric_pushed:
+    if pushed.get(settings.project.source_language):
         rubric = rubric_statistics(store, settings.review.rubric_annotators)
         note = "; ".join(filter(None, [note, (f"rubric: {plural(rubric.items, 'description')} scored, {len(store.rubric_final())} final, "
                                               f"{rubric.open_items} open")]))

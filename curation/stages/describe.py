@@ -172,19 +172,23 @@ class DescribeStage:
         for request in store.open_requests("redescribe"):
             requests.setdefault(request["competition"], []).append(request["feedback"])
         items, problems = [], []
+        # Whole tables read once (notebooks as a stream, one competition's at a time), not three queries per competition.
+        described = {description.competition: description for description in store.descriptions()}
+        states = {status.competition: status for status in store.statuses(STAGE)}
+        notebooks_of = store.notebooks_by_competition(self.only)
         for competition in store.competitions():
             slug = competition.competition
             if self.only and slug != self.only:
                 continue
-            notebooks = store.notebooks(slug)
+            notebooks = notebooks_of(slug)
             if not notebooks and not competition.description:
                 message = "no notebooks and no description.md: add notebooks, or write description.md, then run `curate ingest`"
                 problems.append(Problem(stage=STAGE, path=competition.source or slug, message=message, competition=slug))
                 continue
             digest = self.input_hash(competition, notebooks)
             source = self.source_hash(competition, notebooks)
-            stored = store.description(slug)
-            status = store.status(slug, STAGE)
+            stored = described.get(slug)
+            status = states.get(slug)
             fresh = (stored is not None and stored.input_hash == digest and status is not None
                      and status.status != "failed" and status.input_hash == digest)
             if fresh and not self.force and slug not in requests:

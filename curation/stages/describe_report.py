@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from curation.checks.data_card_lint import lint_data_card
+from curation.records import Description, DomainTag, LintFinding
 from curation.status import Section, StatusContext, register_column, register_section, register_stage
 from curation.store import Store
 
@@ -36,9 +37,10 @@ class DescribeFigures:
                 f"describe + tag spend ${self.spend_usd:.4f}")
 
 
-def describe_figures(store: Store, good_grades: list[str]) -> DescribeFigures:
-    """The loop's figures from the latest run of every competition."""
-    descriptions = {d.competition: d for d in store.descriptions()}
+def describe_figures(store: Store, good_grades: list[str],
+                     descriptions: dict[str, Description] | None = None) -> DescribeFigures:
+    """The loop's figures from the latest run of every competition; `descriptions`: by slug, when read already."""
+    descriptions = _descriptions(store) if descriptions is None else descriptions
     machine = good_first = good_last = 0
     for slug, rounds in store.latest_description_rounds().items():
         described = descriptions.get(slug)
@@ -55,15 +57,28 @@ def describe_figures(store: Store, good_grades: list[str]) -> DescribeFigures:
     )
 
 
+def _descriptions(store: Store) -> dict[str, Description]:
+    return {described.competition: described for described in store.descriptions()}
+
+
+def _domains(store: Store) -> dict[str, DomainTag]:
+    return {tag.competition: tag for tag in store.domains()}
+
+
+def _card_findings(store: Store) -> dict[str, list[LintFinding]]:
+    return {competition.competition: lint_data_card(competition.data_card) for competition in store.competitions()}
+
+
+# The columns read whole tables once per report (`context.once`), not a row per competition.
 @register_column("grade")
 def _grade(context: StatusContext, slug: str) -> str:
-    described = context.store.description(slug)
+    described = context.once(_descriptions).get(slug)
     return (described.grade or "") if described else ""
 
 
 @register_column("rounds")
 def _rounds(context: StatusContext, slug: str) -> str:
-    described = context.store.description(slug)
+    described = context.once(_descriptions).get(slug)
     if described is None:
         return ""
     return "person" if described.provenance == "human" else str(described.rounds)
@@ -71,7 +86,7 @@ def _rounds(context: StatusContext, slug: str) -> str:
 
 @register_column("domain")
 def _domain(context: StatusContext, slug: str) -> str:
-    tag = context.store.domain(slug)
+    tag = context.once(_domains).get(slug)
     if tag is None:
         return ""
     return f"{tag.domain} (new)" if tag.is_new else tag.domain
@@ -80,15 +95,14 @@ def _domain(context: StatusContext, slug: str) -> str:
 @register_column("flags")
 def _flags(context: StatusContext, slug: str) -> str:
     flags = []
-    described = context.store.description(slug)
+    described = context.once(_descriptions).get(slug)
     if described is not None and described.needs_human:
         lint = sum(reason.startswith("lint ") for reason in described.reasons)
         flags.append("needs human" + (f" ({lint} lint)" if lint else ""))
-    tag = context.store.domain(slug)
+    tag = context.once(_domains).get(slug)
     if tag is not None and tag.is_new:
         flags.append("new domain")
-    competition = context.store.competition(slug)
-    card = len(lint_data_card(competition.data_card)) if competition else 0
+    card = len(context.once(_card_findings).get(slug, []))
     if card:
         flags.append(f"card: {card} sentence{'s' if card != 1 else ''}")
     return ", ".join(flags)
@@ -96,7 +110,7 @@ def _flags(context: StatusContext, slug: str) -> str:
 
 @register_section
 def _describe_summary(context: StatusContext) -> Section | None:
-    figures = describe_figures(context.store, context.settings.describe.good_grades)
+    figures = describe_figures(context.store, context.settings.describe.good_grades, context.once(_descriptions))
     if not figures.machine and not figures.person_written:
         return None
     return Section(
@@ -111,8 +125,8 @@ def _describe_summary(context: StatusContext) -> Section | None:
 
 @register_section
 def _data_card_lint(context: StatusContext) -> Section | None:
-    rows = [[competition.competition, finding.rule, finding.matched]
-            for competition in context.store.competitions() for finding in lint_data_card(competition.data_card)]
+    rows = [[slug, finding.rule, finding.matched]
+            for slug, findings in sorted(context.once(_card_findings).items()) for finding in findings]
     if not rows:
         return None
     return Section("Data-card sentences about submissions or test files (report only: edit data_card.md)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from curation.config import Settings
 from curation.prompts import PromptError
 from curation.records import Description, Translation
+from curation.review.approval import approved_descriptions
 from curation.stages.describe import DescribeStage
 from curation.stages.translate import TranslateStage
 from curation.status import Section, StatusContext, register_section
@@ -18,6 +19,8 @@ from curation.store import Store
 
 def stale_reviewed(store: Store, settings: Settings, language: str) -> list[Translation]:
     """Approved translations made under an older translate prompt or model, kept final (see curation/review/approval.py)."""
+    if language not in store.verdict_languages():
+        return []  # no verdict, so nothing approved: the look at every text below would find nothing
     try:
         stage = TranslateStage(settings, language)
     except PromptError:
@@ -28,6 +31,8 @@ def stale_reviewed(store: Store, settings: Settings, language: str) -> list[Tran
 
 def stale_reviewed_descriptions(store: Store, settings: Settings) -> list[Description]:
     """Approved English descriptions written under an older describe, score or refine prompt or model, kept final."""
+    if not approved_descriptions(store, settings):
+        return []  # the look at every competition's notebooks below would find nothing
     try:
         stage = DescribeStage(settings)
     except PromptError:

@@ -64,13 +64,26 @@ def text_hash(text: str) -> str:
 
 def source_texts(store: Store, competition: Competition) -> dict[str, str | None]:
     """The English texts to translate per field; None where the stage that writes it has not run yet."""
-    description = store.description(competition.competition)
-    domain = store.domain(competition.competition)
-    return {
-        "description": description.text if description else None,
-        "data_card": competition.data_card,
-        "domain": domain.domain if domain else None,
-    }
+    return english_texts(store, [competition])[competition.competition]
+
+
+def english_texts(store: Store, competitions: list[Competition]) -> dict[str, dict[str, str | None]]:
+    """Slug -> source_texts() of each competition, read with two queries for all of them (or two per competition
+    when they are few): a look at every competition costs the same few statements at any project size."""
+    if len(competitions) > 2:
+        descriptions = {d.competition: d for d in store.descriptions()}
+        domains = {d.competition: d for d in store.domains()}
+    else:
+        slugs = [c.competition for c in competitions]
+        descriptions = {slug: d for slug in slugs if (d := store.description(slug)) is not None}
+        domains = {slug: d for slug in slugs if (d := store.domain(slug)) is not None}
+    texts = {}
+    for competition in competitions:
+        description, domain = descriptions.get(competition.competition), domains.get(competition.competition)
+        texts[competition.competition] = {"description": description.text if description else None,
+                                          "data_card": competition.data_card,
+                                          "domain": domain.domain if domain else None}
+    return texts
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,8 @@ class TranslateStage:
     prompt: Prompt = field(init=False)
     qe_prompt: Prompt | None = field(init=False)
     name: str = field(init=False)
+    # The call parameters that differ from the defaults: the same for every text, so worked out once, not per text.
+    params: dict = field(init=False, repr=False)
     _shared: dict[str, asyncio.Future] = field(default_factory=dict, init=False, repr=False)
     # (approved (competition, field) pairs, open retranslate requests' feedback) as of the last full pending()
     _context: tuple[set, dict] | None = field(default=None, init=False, repr=False)
@@ -149,12 +164,13 @@ class TranslateStage:
         self.name = stage_name(self.language)
         self.prompt = load_prompt(self.settings, "translate")
         self.qe_prompt = load_prompt(self.settings, "qe") if self.settings.models.qe else None
+        self.params = self.settings.changed_parameters(ROLE)
 
     def input_hash(self, source_text: str, feedback: str | None) -> str:
         """Source text, prompt, model, changed call parameters and reviewer feedback: what changes a translation."""
         inputs = {"source": text_hash(source_text), "prompt": self.prompt.hash, "model": self.settings.models.translate,
                   "feedback": feedback or ""}
-        params = self.settings.changed_parameters(ROLE)
+        params = self.params
         if self.qe_prompt is not None:  # turning QE on re-checks the stored texts (translations come from the cache)
             inputs["qe"] = [self.settings.models.qe, self.qe_prompt.hash]
         return fingerprint({**inputs, "params": params} if params else inputs)
@@ -193,10 +209,11 @@ class TranslateStage:
             stored = {(t.competition, t.field): t for c in chosen
                       for t in store.translations(language=self.language, competition=c.competition)}
         approved, requests = self._context
+        sources = english_texts(store, chosen)
         items = []
         for competition in chosen:
             slug = competition.competition
-            texts = source_texts(store, competition)
+            texts = sources[slug]
             for name, why in (("description", "run `curate describe`"), ("domain", "run `curate tag`")):
                 if texts[name] is None:
                     self.waiting.append(f"{slug}/{name}: no English text yet ({why})")

@@ -13,18 +13,21 @@ def _translation_checks(context: StatusContext) -> Section | None:
     from curation.checks.translation import CHECKS
 
     source = context.settings.project.source_language
+    # Two aggregate queries for every language: no translation record is read.
+    tallies = context.store.translation_tallies()
+    requests = context.store.open_request_counts("retranslate")
     rows = []
     for language in context.languages:
         if language == source:
             continue
-        translations = context.store.translations(language=language)
-        requests = context.store.open_requests("retranslate", language=language)
-        if not translations and not requests:
+        tally, asked = tallies.get(language), requests.get(language, 0)
+        if tally is None and not asked:
             continue
-        row: list[object] = [language, len(translations), sum(t.flagged for t in translations), len(requests)]
+        translated, flagged, checks = (tally.translated, tally.flagged, tally.checks) if tally else (0, 0, {})
+        row: list[object] = [language, translated, flagged, asked]
         for check in CHECKS:
-            results = [c.passed for t in translations for c in t.checks if c.name == check]
-            row.append(f"{sum(results) / len(results):.0%}" if results else "-")
+            passed, results = checks.get(check, (0, 0))
+            row.append(f"{passed / results:.0%}" if results else "-")
         rows.append(row)
     if not rows:
         return None

@@ -48,6 +48,16 @@ class StoreMixin:
             )
 
     @staticmethod
+    def _where(*conditions: str, **equal: object) -> tuple[str, tuple]:
+        """A WHERE clause of `conditions` and `column = ?` for each filter given (None: not filtered), with its values.
+
+        Reads that run once per item build their query for the filters given: `(?1 IS NULL OR column = ?1)` reads the
+        same but makes SQLite scan the whole table (and sort it), which grows with the project."""
+        given = {column: value for column, value in equal.items() if value is not None}
+        terms = [*conditions, *(f"{column} = ?" for column in given)]
+        return (" WHERE " + " AND ".join(terms) if terms else ""), tuple(given.values())
+
+    @staticmethod
     def _record(model: type[Record], row: sqlite3.Row | None) -> Record | None:
         """The record a row's `record` column holds, or None when there is no row."""
         return model.model_validate_json(row["record"]) if row else None

@@ -30,7 +30,8 @@ class LLMCallsMixin(StoreMixin):
 
     def llm_calls(self, stage: str | None = None) -> list[LLMCall]:
         """The call log in order, optionally for one stage."""
-        rows = self.db.execute("SELECT * FROM llm_calls WHERE (?1 IS NULL OR stage = ?1) ORDER BY id", (stage,))
+        where, values = self._where(stage=stage)
+        rows = self.db.execute(f"SELECT * FROM llm_calls{where} ORDER BY id", values)
         return [self._row_to_llm_call(row) for row in rows]
 
     def llm_costs(self) -> list[CostLine]:

@@ -18,11 +18,18 @@ class MergeMixin(StoreMixin):
 
     def final_texts(self, language: str | None = None) -> list[FinalText]:
         """Merged texts by language, competition and field, optionally of one language."""
-        rows = self.db.execute(
-            "SELECT record FROM final_texts WHERE (?1 IS NULL OR language = ?1) ORDER BY language, competition, field",
-            (language,),
-        )
+        where, values = self._where(language=language)
+        rows = self.db.execute(f"SELECT record FROM final_texts{where} ORDER BY language, competition, field", values)
         return self._records(FinalText, rows)
+
+    def blocked_final_texts(self) -> list[FinalText]:
+        """Merged texts that carry a check no verdict overrides (blocking_checks), by language, competition and field.
+
+        Only the records that do not say `"blocking_checks":[]` are read (every record written says it when it has
+        none), so the look costs a text search, not a JSON parse of every final text."""
+        rows = self.db.execute("SELECT record FROM final_texts WHERE instr(record, '\"blocking_checks\":[]') = 0 "
+                               "ORDER BY language, competition, field")
+        return [final for final in self._records(FinalText, rows) if final.blocking_checks]
 
     def remove_final_text(self, competition: str, field: str, language: str) -> bool:
         """Withdraw a merged text whose translation changed or whose verdict turned; True when there was one."""
@@ -68,10 +75,15 @@ class MergeMixin(StoreMixin):
 
     def open_requests(self, kind: str, language: str | None = None) -> list[dict]:
         """Unresolved requests of a kind: dicts with id, competition, field, language, feedback."""
-        rows = self.db.execute(
-            "SELECT id, competition, field, language, feedback FROM requests WHERE kind = ? AND resolved_at IS NULL "
-            "AND (?2 IS NULL OR language = ?2) ORDER BY id", (kind, language))
+        where, values = self._where("resolved_at IS NULL", kind=kind, language=language)
+        rows = self.db.execute(f"SELECT id, competition, field, language, feedback FROM requests{where} ORDER BY id", values)
         return [dict(row) for row in rows]
+
+    def open_request_counts(self, kind: str) -> dict[str | None, int]:
+        """Language (None for a redescription) -> how many requests of a kind are open."""
+        rows = self.db.execute("SELECT language, COUNT(*) AS n FROM requests WHERE kind = ? AND resolved_at IS NULL "
+                               "GROUP BY language", (kind,))
+        return {row["language"]: row["n"] for row in rows}
 
     def requests(self, kind: str) -> list[dict]:
         """Every request of a kind, answered or not: dicts with id, competition, field, language, feedback, resolved_at."""

@@ -369,3 +369,25 @@ MIGRATIONS.append((43, "review_sheet_stamps", """
             PRIMARY KEY (language, annotator)
         );
     """))
+
+# -- lookups a stage makes once per item, and the reads `curate status` makes once per language or stage, each by an
+# index (versions 2, 32, 44): without one SQLite scans and sorts the whole table, and a run's time grows with the
+# square of the project's size -------------------------------------------------------------------------------------
+MIGRATIONS.append((2, "stage_status_by_stage", """
+        CREATE INDEX stage_status_by_stage ON stage_status(stage, competition);
+    """))
+MIGRATIONS.append((32, "translations_by_language", """
+        -- translate's status after each item reads its competition's translations into the language.
+        CREATE INDEX translations_by_language ON translations(language, competition, field);
+        -- Each check's outcome beside the record ("placeholders=1 length=0 ..."), so status counts pass rates from
+        -- this index instead of parsing every record's JSON.
+        ALTER TABLE translations ADD COLUMN check_results TEXT NOT NULL DEFAULT '';
+        UPDATE translations SET check_results = COALESCE((SELECT group_concat(json_extract(value, '$.name') || '=' ||
+            json_extract(value, '$.passed'), ' ') FROM json_each(record, '$.checks')), '');
+        CREATE INDEX translations_checks ON translations(language, check_results, flagged);
+    """))
+MIGRATIONS.append((44, "merge_lookups", """
+        CREATE INDEX final_texts_by_language ON final_texts(language, competition, field);
+        -- translate and describe close the request an item answered; merge looks for an open one before adding it.
+        CREATE INDEX requests_open ON requests(kind, competition, field, language) WHERE resolved_at IS NULL;
+    """))

@@ -24,9 +24,8 @@ class ReleasesMixin(StoreMixin):
 
     def releases(self, target: str | None = None) -> list[Release]:
         """Recorded releases, oldest first (all targets, or one)."""
-        rows = self.db.execute(
-            "SELECT record FROM releases WHERE (?1 IS NULL OR target = ?1) ORDER BY created_at, target, version",
-            (target,))
+        where, values = self._where(target=target)
+        rows = self.db.execute(f"SELECT record FROM releases{where} ORDER BY created_at, target, version", values)
         return self._records(Release, rows)
 
     def release_manifest(self, target: str, version: str) -> dict | None:

@@ -29,9 +29,8 @@ class ReviewMixin(StoreMixin):
 
     def pushed_rows(self, language: str | None = None, annotator: str | None = None) -> list[PushedRow]:
         """Rows pushed so far, by language and annotator, in sheet order."""
-        rows = self.db.execute(
-            "SELECT record FROM review_pushed WHERE (?1 IS NULL OR language = ?1) AND (?2 IS NULL OR annotator = ?2) "
-            "ORDER BY language, annotator, tab, row", (language, annotator))
+        where, values = self._where(language=language, annotator=annotator)
+        rows = self.db.execute(f"SELECT record FROM review_pushed{where} ORDER BY language, annotator, tab, row", values)
         return self._records(PushedRow, rows)
 
     def sheet_stamps(self, language: str) -> dict[str, tuple[str, str, str]]:
@@ -77,12 +76,22 @@ class ReviewMixin(StoreMixin):
 
     def verdicts(self, language: str | None = None, latest: bool = True) -> list[Verdict]:
         """Verdicts in pull order; with latest, only each annotator's last answer per (item, translation)."""
-        where = "WHERE (?1 IS NULL OR language = ?1)"
+        where, values = self._where(language=language)
         if latest:
-            where += (" AND id IN (SELECT MAX(id) FROM review_verdicts WHERE (?1 IS NULL OR language = ?1) "
-                      "GROUP BY language, item_id, annotator, translation_hash)")
-        rows = self.db.execute(f"SELECT record FROM review_verdicts {where} ORDER BY id", (language,))
+            where = (f"{where} {'AND' if where else 'WHERE'} id IN (SELECT MAX(id) FROM review_verdicts{where} "
+                     "GROUP BY language, item_id, annotator, translation_hash)")
+            values *= 2
+        rows = self.db.execute(f"SELECT record FROM review_verdicts{where} ORDER BY id", values)
         return self._records(Verdict, rows)
+
+    def verdict_languages(self) -> set[str]:
+        """The languages with any verdict pulled."""
+        return {row[0] for row in self.db.execute("SELECT DISTINCT language FROM review_verdicts")}
+
+    def pushed_counts(self) -> dict[str, int]:
+        """Language -> how many texts were pushed to its sheets (a text pushed to two annotators counts once)."""
+        rows = self.db.execute("SELECT language, COUNT(DISTINCT item_id) AS n FROM review_pushed GROUP BY language")
+        return {row["language"]: row["n"] for row in rows}
 
     def add_rubric_score(self, score: RubricScore) -> bool:
         """Append a rubric score unless it repeats the annotator's latest one on the same description; True when added."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curation.records import Translation
+from curation.records import Translation, TranslationTally
 from curation.store.base import StoreMixin, now
 
 
@@ -19,7 +19,9 @@ class TranslateMixin(StoreMixin):
             if previous is not None and previous.text != translation.text:
                 db.execute("INSERT INTO translation_history (competition, field, language, record, replaced_at) "
                            "VALUES (?, ?, ?, ?, ?)", (*key.values(), previous.model_dump_json(), now()))
-            self._upsert_record("translations", key, translation, {"flagged": int(translation.flagged)})
+            self._upsert_record("translations", key, translation, {
+                "flagged": int(translation.flagged),
+                "check_results": " ".join(f"{check.name}={int(check.passed)}" for check in translation.checks)})
 
     def translation_history(self, competition: str, field: str, language: str) -> list[Translation]:
         """Earlier translations of one text into one language, oldest first."""
@@ -37,9 +39,22 @@ class TranslateMixin(StoreMixin):
 
     def translations(self, language: str | None = None, competition: str | None = None) -> list[Translation]:
         """Current translations by language, competition and field, optionally of one language or competition."""
-        rows = self.db.execute(
-            "SELECT record FROM translations WHERE (?1 IS NULL OR language = ?1) AND (?2 IS NULL OR competition = ?2) "
-            "ORDER BY language, competition, field",
-            (language, competition),
-        )
+        where, values = self._where(language=language, competition=competition)
+        rows = self.db.execute(f"SELECT record FROM translations{where} ORDER BY language, competition, field", values)
         return self._records(Translation, rows)
+
+    def translation_tallies(self) -> dict[str, TranslationTally]:
+        """Language -> how its stored translations fare in the checks, counted from an index (no record is read)."""
+        tallies: dict[str, TranslationTally] = {}
+        rows = self.db.execute("SELECT language, check_results, COUNT(*) AS n, SUM(flagged) AS flagged FROM translations "
+                               "GROUP BY language, check_results")
+        for row in rows:
+            tally = tallies.setdefault(row["language"], TranslationTally(language=row["language"]))
+            tally.translated += row["n"]
+            tally.flagged += row["flagged"]
+            for result in row["check_results"].split():
+                name, _, passed = result.rpartition("=")
+                counted = tally.checks.setdefault(name, [0, 0])
+                counted[0] += row["n"] * int(passed)
+                counted[1] += row["n"]
+        return tallies
