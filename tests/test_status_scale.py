@@ -7,6 +7,7 @@ written straight into the store (as ingest, describe, tag, translate, review pus
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -97,20 +98,34 @@ def test_the_overview_is_counted_by_a_few_aggregate_queries(tmp_path, settings):
     assert all(not re.search(r"\bWHERE\b", statement) or "GROUP BY" in statement for statement in small)
 
 
+def test_the_json_text_is_the_report_with_one_line_per_competition(tmp_path, settings):
+    """`--json` is written by json's C encoder (an indented dump of 500 competitions took longer than building the
+    report): the same object, the top level indented and each competition on a line of its own."""
+    with Store(tmp_path / "store.sqlite") as store:
+        seed_project(store, settings, SMALL)
+        report = build_status(store, settings, settings.project.languages)
+    text = report.json_text()
+    assert json.loads(text) == json.loads(json.dumps(report.to_json(), default=str))
+    assert [line.strip()[:33] for line in text.splitlines() if '"comp_name"' in line] == [
+        f'{{"competition": "competition-{number:03d}"' for number in range(SMALL)]
+
+
 OVERVIEW_IMPORTS = """
 import sys
 from typer.testing import CliRunner
 from curation.cli import app
-result = CliRunner().invoke(app, ["status"])
-assert result.exit_code == 0, result.output
+for options in ([], ["--json"]):
+    result = CliRunner().invoke(app, ["status", *options])
+    assert result.exit_code == 0, result.output
 print(" ".join(name for name in ("pyarrow", "openpyxl", "openai", "anthropic", "gspread", "curation.stages.publish")
                if name in sys.modules))
 """
 
 
-def test_the_overview_loads_no_sdk_workbook_or_parquet_library(project, settings):
+def test_a_report_loads_no_sdk_workbook_or_parquet_library(project, settings):
     """Half a second of a report's time at any size went to importing every stage module (and with them pyarrow,
-    the SDKs); status imports only the modules that register with it."""
+    the SDKs); status imports only the modules that register with it, and the release section's columns are known
+    without pyarrow."""
     with Store(settings.path("store")) as store:
         seed_project(store, settings, 1)
     loaded = subprocess.run([sys.executable, "-c", OVERVIEW_IMPORTS], cwd=project, capture_output=True, text=True,

@@ -91,7 +91,6 @@ def status(
     config: ConfigOption = None,
 ) -> None:
     """One screen: competitions done/flagged/open/failed per stage and language, spend, and the next command."""
-    import json
 
     from curation.status import build_status
     from curation.status_view import render_status
@@ -103,7 +102,7 @@ def status(
     with open_store(settings) as store:
         report = build_status(store, settings, languages, detail=not overview)
     if as_json:
-        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2, default=str))
+        typer.echo(report.json_text())
     else:
         render_status(report, console, detail=detail or lang.strip().lower() != "all", competition=comp,
                       verbose=verbose)

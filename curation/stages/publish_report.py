@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+from curation.release.gates import find_offenders, held_back
+from curation.release.inputs import ReleaseInputs
 from curation.status import Section, StatusContext, register_section
 
 
 @register_section
 def _release_readiness(context: StatusContext) -> Section | None:
-    # Imported here: the gates bring pyarrow (a tenth of a second), which the overview of `curate status` never needs.
-    from curation.release.gates import find_offenders, held_back
-    from curation.release.inputs import ReleaseInputs
-
     inputs = ReleaseInputs.from_store(context.store, context.settings)
     if not inputs.competitions:
         return None
