@@ -177,6 +177,9 @@ def test_a_cancelled_batch_leaves_its_items_pending_and_the_next_run_finishes_th
 def test_a_batch_that_answers_nothing_is_one_waiting_line_per_stage(batch_project, llm_server):
     """Describe's batch expires unanswered: its competitions are left pending (rerun), and tag and translate wait
     for them. Each stage says so in one line with a few of them, not one line per text."""
+    toml = batch_project / "curate.toml"  # no resubmission: the expired batch's requests stay unanswered this run
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nbatch_resubmissions = 0\n", 1),
+                    encoding="utf-8")
     llm_server.batches.expire_next(answered=0)
 
     result = runner.invoke(app, ["run", "--batch"], env={"COLUMNS": "400"})

@@ -1,13 +1,12 @@
 """Batch mode: the requests a round of a stage needs go to the provider as one batch per provider and model.
 
 A stage never knows: it asks `LLM.ask` as always, and in batch mode the client hands the request to the `Batcher`
-here instead of sending it. Items run together (the runner starts all of them at once in batch mode, each a `member()`
-of the batcher); the collected requests are submitted as one batch per provider+model once every member is
-waiting on a batch (or has ended), so an item still running its checks after the last batch answered is waited
-for rather than left to a batch of its own. Answers then wake every item at once, and the next round (describe's
-refine, translate's retry) collects the same way. Requests from outside any member (a command without the runner)
-go once no new one has come for QUIET_SECONDS; a member busy elsewhere holds a batch back at most
-MAX_HOLD_SECONDS.
+here instead of sending it. Items run together (the runner starts all of them at once in batch mode), so each
+item reaches its next request at about the same moment; once no new request has come for QUIET_SECONDS and no item
+is `busy()` (translate's checks run in their own process and may take seconds for a round's answers), the collected
+requests are submitted as one batch per provider+model. Answers then wake every item at once, and the next round
+(describe's refine, translate's retry) collects the same way: an item still in its checks after the others asked
+again is waited for, not left to a batch of its own. A busy item holds a batch back at most MAX_HOLD_SECONDS.
 
 A request a batch ended without answering because it expired or met a passing fault (429, 5xx, overloaded) goes into
 the next batch of the same run, up to `[llm] batch_resubmissions` times, and so does one whose stored answer is no
@@ -34,12 +33,10 @@ from curation.store import Store
 
 log = logging.getLogger(__name__)
 
-# Without members: long enough for every woken item to ask again, short against any batch.
+# Long enough for every woken item to ask again once its work is done; short against any batch.
 QUIET_SECONDS = 0.2
-# With members: how often to look whether all of them wait, and how long one busy member may hold a batch back
-# (short against a batch's hours, long against any check).
-LOOK_SECONDS = 0.05
-MAX_HOLD_SECONDS = 120.0
+LOOK_SECONDS = 0.05  # how often to look whether the collected requests may go
+MAX_HOLD_SECONDS = 120.0  # how long work in progress may hold a batch back (short against a batch's hours)
 MAX_POLL_SECONDS = 600.0
 
 
@@ -75,26 +72,22 @@ class Batcher:
         self._submitting: set[int] = set()
         self._ended_here: set[int] = set()  # batches whose results this run read: their errors are news
         self.submitted = 0  # batches this run submitted
-        self._members = 0  # items running (member()), and of them those inside answer(): all waiting -> submit
-        self._waiting_members = 0
+        self._busy = 0  # items doing work that leads to their next request (busy())
 
     @contextmanager
-    def member(self) -> Iterator[None]:
-        """Around one item's run: the batch of a round goes once every member waits on a batch or has ended."""
-        self._members += 1
+    def busy(self) -> Iterator[None]:
+        """Around an item's work between an answer and its next request that may take long (translate's checks):
+        the round's batch waits for it."""
+        self._busy += 1
         try:
             yield
         finally:
-            self._members -= 1
+            self._busy -= 1
 
     async def answer(self, provider: str, model: str, custom_id: str, request_hash: str, body: dict) -> str:
         """The answer body (JSON text) for one request, from a stored batch result, a batch already submitted
         (by this run or a killed one) or a new batch. Raises BatchUnanswered."""
-        self._waiting_members += 1
-        try:
-            return await self._answer(provider, model, custom_id, request_hash, body)
-        finally:
-            self._waiting_members -= 1
+        return await self._answer(provider, model, custom_id, request_hash, body)
 
     async def _answer(self, provider: str, model: str, custom_id: str, request_hash: str, body: dict) -> str:
         while True:
@@ -122,21 +115,15 @@ class Batcher:
 
     # -- collect and submit -----------------------------------------------------------------------
 
-    def _all_members_wait(self) -> bool:
-        return self._members > 0 and self._waiting_members >= self._members
-
     async def _flush_when_quiet(self) -> None:
         seen, quiet, held = -1, 0.0, 0.0
         while held < MAX_HOLD_SECONDS:
             await asyncio.sleep(LOOK_SECONDS)
             held += LOOK_SECONDS
             count = sum(len(group) for group in self._pending.values())
-            # Unchanged for one look as well: workers starting in turn join as members over a few loop turns.
-            steady, seen = count == seen, count
-            if steady and self._all_members_wait():
-                break
-            quiet = quiet + LOOK_SECONDS if steady else 0.0
-            if not self._members and quiet >= QUIET_SECONDS:
+            quiet = quiet + LOOK_SECONDS if count == seen and not self._busy else 0.0
+            seen = count
+            if quiet >= QUIET_SECONDS:
                 break
         groups, self._pending, self._flush = self._pending, {}, None
         for (provider, model), waiting in groups.items():

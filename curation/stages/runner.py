@@ -240,8 +240,7 @@ class StageRun:
                 self._ended(item)
                 return
             try:
-                with self.llm.batcher.member():  # in batch mode a round's batch waits for this item
-                    result = await self.stage.run_one(item, self.llm)
+                result = await self.stage.run_one(item, self.llm)
             except BatchPending as error:  # not the item's fault: it stays pending for the next run
                 summary.left_pending.append((item_key(item), error.reason))
             except (LLMCallFailed, ItemFailed) as error:

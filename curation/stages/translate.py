@@ -300,7 +300,9 @@ class TranslateStage:
                 failures, previous = [f"not a translation: {junk}"], answered
                 continue
             text = restore_identifiers(answered, masked.spans)
-            checks = await check_translation_off_loop(item.source_text, text, item.language, self.settings, item.names)
+            with llm.batcher.busy():  # in batch mode, the round's batch waits for these checks
+                checks = await check_translation_off_loop(item.source_text, text, item.language, self.settings,
+                                                          item.names)
             failed = [check for check in checks if not check.passed]
             if not failed and self.qe_prompt is not None:
                 # Only a text the automatic checks passed is worth a second model's reading.
