@@ -5,20 +5,26 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Iterable
-from datetime import date
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from curation.language_settings import LanguageNames, check_names, with_project_names
 from curation.languages import Language, parse_language
 from curation.redaction import looks_like_key, shaped_like_key
-# [models] and [prices] live in their own module; Settings and the names other modules import stay here.
-from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_PRICES, ModelSettings,  # noqa: F401
-                                     Price, RoleParameters, Strict, default_prices)
+# The sections live in their own modules; Settings and the names other modules import stay here.
+from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_PRICES, LLMSettings,  # noqa: F401
+                                     ModelSettings, Price, ProviderSettings, RoleParameters, Strict, default_prices,
+                                     default_providers)
+from curation.stage_settings import (DEFAULT_DOMAINS, LENGTH_RATIOS, DescribeSettings, IngestSettings,  # noqa: F401
+                                     MetaKaggleSettings, PublishSettings, ReviewSettings, SynthesizeSettings,
+                                     TagSettings, TranslateSettings)
 
 CONFIG_FILE = "curate.toml"
+# Where a misspelled key is sent to look; scripts/config_reference.py writes it from the models below.
+REFERENCE = "docs/configuration.md"
+# Settings fields that are not keys of the file: curate.toml may not set them.
+NOT_KEYS = ("root", "secrets")
 
 ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review")
 
@@ -36,10 +42,16 @@ class ConfigError(Exception):
 
 
 class ProjectSettings(Strict):
-    name: str = "ml2b"
-    pretty_name: str = "ML²B"
-    source_language: str = "en"
-    languages: list[str] = Field(default_factory=lambda: ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"])
+    """The benchmark: its names and its languages."""
+
+    name: str = Field(default="ml2b", description="The project's short name (Google Sheets name a language's "
+                                                  "spreadsheet `<name> review <lang>`).")
+    pretty_name: str = Field(default="ML²B", description="The name a release's card and the review report show.")
+    source_language: str = Field(default="en", description="The language descriptions and data cards are written in.")
+    languages: list[str] = Field(
+        default_factory=lambda: ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"],
+        description="ISO 639-1 codes: the 13 of ML²B by default; any of the 75 the language identifier reads "
+                    "(`curate languages --all`).")
 
     @field_validator("languages")
     @classmethod
@@ -58,165 +70,31 @@ class ProjectSettings(Strict):
 
 
 class PathSettings(Strict):
-    competitions: Path = Path("data/competitions")
-    store: Path = Path("data/curation.sqlite")
-    prompts: Path = Path("prompts")
-    cards: Path = Path("cards")
-    annotations: Path = Path("annotations")
-    reports: Path = Path("reports")
-    review_sheets: Path = Path("review")
+    """Where the project's files are; a relative path resolves against the folder of curate.toml."""
 
-
-class MetaKaggleSettings(Strict):
-    """Which competitions of a Meta Kaggle dump are worth a benchmark task."""
-
-    host_segments: list[str] = Field(default_factory=lambda: ["Featured", "Research", "Playground", "Community", "Recruitment"])
-    exclude_classroom: bool = True
-    min_teams: int = Field(default=50, ge=0)
-    enabled_after: date | None = None  # 2015-01-01 (TOML date or ISO string); competitions that opened before it are skipped
-    enabled_before: date | None = None
-
-
-class IngestSettings(Strict):
-    top_notebooks: int = Field(default=3, ge=1)
-    notebook_token_budget: int = Field(default=6000, ge=200)
-    keep_markdown: bool = False
-    max_notebook_bytes: int = Field(default=20_000_000, ge=1024)
-    meta_kaggle: MetaKaggleSettings = MetaKaggleSettings()
-
-
-class ProviderSettings(Strict):
-    """One LLM endpoint. `kind` picks the SDK; an `openai` kind with a base_url reaches vLLM, Ollama, llama.cpp."""
-
-    kind: Literal["openai", "anthropic"]
-    base_url: str | None = None
-    api_key_env: str | None = None  # variable holding the key; defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY
-    structured_output: Literal["auto", "json_schema", "json_mode"] = "auto"
-    requests_per_minute: int = Field(default=500, ge=1)
-    tokens_per_minute: int = Field(default=200_000, ge=1)
-    max_concurrent: int = Field(default=16, ge=1)
-    timeout_seconds: float = Field(default=120.0, gt=0)
-    max_retry_seconds: float = Field(default=180.0, ge=0)  # 429/5xx/timeouts; a refused connection gives up sooner
-
-    @field_validator("base_url")
-    @classmethod
-    def _an_address(cls, url: str | None) -> str | None:
-        # the value is not repeated: a key pasted here would be printed with it
-        if url is not None and not url.lower().startswith(("http://", "https://")):
-            raise ValueError("not an http:// or https:// address; put the server's URL there (e.g. "
-                             "http://localhost:8000/v1) and any key in the environment")
-        return url
-
-    @property
-    def key_variable(self) -> str:
-        return self.api_key_env or ("ANTHROPIC_API_KEY" if self.kind == "anthropic" else "OPENAI_API_KEY")
-
-
-def _default_providers() -> dict[str, ProviderSettings]:
-    return {
-        "openai": ProviderSettings(kind="openai"),
-        "anthropic": ProviderSettings(kind="anthropic", requests_per_minute=50, tokens_per_minute=40_000, max_concurrent=8),
-    }
-
-
-class LLMSettings(Strict):
-    # None sends no temperature (the model's default): reasoning models refuse any other value.
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    max_output_tokens: int = Field(default=4096, ge=1)
-    validation_retries: int = Field(default=2, ge=0)
-    # "batch": each round's uncached requests go to the providers' batch APIs at the batch price (see
-    # curation/llm/batching.py); `--batch` on a command does the same for one run.
-    mode: Literal["online", "batch"] = "online"
-    # First wait between two looks at a submitted batch; it doubles up to 10 minutes.
-    batch_poll_seconds: float = Field(default=30.0, gt=0)
-    # What happens to requests a batch did not answer (per-request error, expired, cancelled): "pending" leaves
-    # their items for the next run, "online" asks them at once through the ordinary API.
-    batch_fallback: Literal["pending", "online"] = "pending"
-    # How often, within one run, a request its batch did not answer because it expired or met a passing fault (429,
-    # 5xx, overloaded) goes into the next round's batch before batch_fallback applies; 0: never. Each resubmission
-    # may wait as long as a batch does.
-    batch_resubmissions: int = Field(default=3, ge=0)
-    # How often a command looks again at a request another command over the same store is sending (it waits for that
-    # answer instead of paying for it twice; see curation/llm/claims.py).
-    claim_poll_seconds: float = Field(default=0.5, gt=0)
-
-
-class DescribeSettings(Strict):
-    max_rounds: int = Field(default=3, ge=1)
-    good_grades: list[Literal["A", "B", "C", "D"]] = Field(default_factory=lambda: ["C", "D"])
-
-
-DEFAULT_DOMAINS = [
-    "healthcare and medical", "finance", "insurance and finance", "urban planning", "eCommerce",
-    "social media", "environmental science", "real estate", "human resource management", "synthetic",
-    "maritime studies", "content moderation", "information retrieval", "marketing", "education", "sports",
-    "crime prediction", "data science",
-]
-
-
-class TagSettings(Strict):
-    vocabulary: list[str] = Field(default_factory=lambda: list(DEFAULT_DOMAINS), min_length=1)
-    allow_new_tags: bool = False
-
-
-LENGTH_RATIOS = {"default": (0.6, 1.9), "zh": (0.15, 0.8), "ja": (0.2, 1.0), "ar": (0.6, 1.6), "ko": (0.25, 1.0)}
-
-
-class TranslateSettings(Strict):
-    max_attempts: int = Field(default=3, ge=1)
-    min_confidence: float = Field(default=0.5, ge=0, le=1)
-    # The adequacy check (sentence embeddings: nothing added, nothing left out); false turns it off.
-    adequacy: bool = True
-    # Allowed translation/source length ratio in characters, per target language; "default" for the rest. The file's
-    # entries are added to these, so setting one language keeps the others' (Korean is estimated, not measured: Hangul
-    # packs a syllable per character, as Japanese kana do).
-    length_ratio: dict[str, tuple[float, float]] = Field(default_factory=lambda: dict(LENGTH_RATIOS))
-
-    @field_validator("length_ratio")
-    @classmethod
-    def _known_bounds(cls, bounds: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-        for key, (low, high) in bounds.items():
-            if key != "default":
-                parse_language(key)
-            if not 0 < low < high:
-                raise ValueError(f"{key} = [{low}, {high}]: give [lowest, highest] ratio, 0 < lowest < highest")
-        return {**LENGTH_RATIOS, **{key if key == "default" else parse_language(key).code: value
-                                    for key, value in bounds.items()}}
-
-
-class ReviewSettings(Strict):
-    backend: Literal["xlsx", "sheets"] = "xlsx"
-    annotators: dict[str, list[str]] = Field(default_factory=dict)  # language -> annotator names or emails
-    second_annotator_share: float = Field(default=0.2, ge=0, le=1)
-    rubric_annotators: int = Field(default=2, ge=1)
-    spreadsheets: dict[str, str] = Field(default_factory=dict)  # language -> Google spreadsheet id
-    drive_folder: str | None = None
-    max_retry_seconds: float = Field(default=120.0, ge=0)
-
-
-class PublishSettings(Strict):
-    license: str = "apache-2.0"
-    min_rubric_score: int = Field(default=1, ge=0, le=2)
-    citation: str = ""
-    task_categories: list[str] = Field(default_factory=lambda: ["text-generation"])
-
-
-class SynthesizeSettings(Strict):
-    tasks: int = Field(default=3, ge=1)  # tasks proposed per dataset at most
-    max_rows: int = Field(default=200_000, ge=100)  # rows kept in memory per table; larger tables are sampled
-    baseline_seconds: float = Field(default=300.0, gt=0)
-    baseline_memory_mb: int = Field(default=4096, ge=256)
+    competitions: Path = Field(default=Path("data/competitions"), description="Competition folders `curate ingest` "
+                                                                              "reads and synthesize adds to.")
+    store: Path = Field(default=Path("data/curation.sqlite"), description="The SQLite working store.")
+    prompts: Path = Field(default=Path("prompts"), description="Prompt templates, one file per LLM role.")
+    cards: Path = Field(default=Path("cards"), description="The release's dataset-card template.")
+    annotations: Path = Field(default=Path("annotations"), description="What annotators returned, one CSV per pull: "
+                                                                       "the source of truth, commit it.")
+    reports: Path = Field(default=Path("reports"), description="`curate report`'s review.md and plots.")
+    review_sheets: Path = Field(default=Path("review"), description="The review workbooks, one folder per language.")
 
 
 class Secrets(BaseModel):
     """Secrets and endpoints, from the environment only."""
 
-    openai_api_key: SecretStr | None = None
-    anthropic_api_key: SecretStr | None = None
-    openai_base_url: str | None = None
-    anthropic_base_url: str | None = None
-    hf_token: SecretStr | None = None
-    google_application_credentials: str | None = None
+    openai_api_key: SecretStr | None = Field(default=None, description="The `openai` provider's key.")
+    anthropic_api_key: SecretStr | None = Field(default=None, description="The `anthropic` provider's key.")
+    openai_base_url: str | None = Field(default=None, description="Overrides the `openai` provider's endpoint "
+                                                                  "(an OpenAI-compatible server).")
+    anthropic_base_url: str | None = Field(default=None, description="Overrides the `anthropic` provider's endpoint.")
+    hf_token: SecretStr | None = Field(default=None, description="Hugging Face token, for `curate publish --to "
+                                                                 "hf:ORG/NAME`.")
+    google_application_credentials: str | None = Field(
+        default=None, description="The Google service account's key file, for the `sheets` review backend.")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Secrets":
@@ -229,8 +107,13 @@ class Settings(Strict):
     paths: PathSettings = PathSettings()
     ingest: IngestSettings = IngestSettings()
     models: ModelSettings = ModelSettings()
-    providers: dict[str, ProviderSettings] = Field(default_factory=_default_providers)
-    prices: dict[str, Price] = Field(default_factory=default_prices)
+    providers: dict[str, ProviderSettings] = Field(
+        default_factory=default_providers,
+        description="LLM endpoints by name, the provider part of a role's `provider:model`: `kind` picks the SDK; an "
+                    "`openai` kind with a `base_url` reaches any OpenAI-compatible server (vLLM, Ollama, llama.cpp).")
+    prices: dict[str, Price] = Field(
+        default_factory=default_prices, description="USD per million tokens per `provider:model`; a comment above "
+                                                    "each entry says where and when it was read.")
     llm: LLMSettings = LLMSettings()
     describe: DescribeSettings = DescribeSettings()
     tag: TagSettings = TagSettings()
@@ -238,9 +121,12 @@ class Settings(Strict):
     review: ReviewSettings = ReviewSettings()
     publish: PublishSettings = PublishSettings()
     synthesize: SynthesizeSettings = SynthesizeSettings()
-    # [languages.<code>]: a project's own harness file name or native name for a language (see `language`).
-    languages: dict[str, LanguageNames] = Field(default_factory=dict)
-    # Where curate.toml lives; relative paths resolve against it. Not a key of the file.
+    # [languages.<code>] (see `language`)
+    languages: dict[str, LanguageNames] = Field(
+        default_factory=dict, description="A project's own grading-harness file name or native name for a language, "
+                                          "where the defaults do not suit; the language must be under `[project] "
+                                          "languages`.")
+    # Where curate.toml lives; relative paths resolve against it. Not a key of the file (NOT_KEYS), nor are secrets.
     root: Path = Path(".")
     secrets: Secrets = Field(default_factory=Secrets)
 
@@ -343,7 +229,7 @@ def _describe_error(error: ValidationError) -> str:
     # a role's table keeps its parameters under models.parameters.<role>; name them as the file spells them
     where = ".".join(str(part) for part in first["loc"]).replace("models.parameters.", "models.") or "(top level)"
     if first["type"] == "extra_forbidden":
-        return f"{CONFIG_FILE}: unknown key {where}; check its spelling against the documented keys in README.md"
+        return f"{CONFIG_FILE}: unknown key {where}; check its spelling against the documented keys in {REFERENCE}"
     message = first["msg"].removeprefix("Value error, ")
     # a rule across sections has no one key: its message names the keys
     return f"{CONFIG_FILE}: {where}: {message}" if first["loc"] else f"{CONFIG_FILE}: {message}"
@@ -380,9 +266,9 @@ def load_settings(path: Path | str | None = None, env: dict[str, str] | None = N
             raise ConfigError(f"{file}: cannot be read ({error.strerror or error}); check its permissions") from None
     elif explicit:
         raise ConfigError(f"{file}: no such file; run `curate init DIR` to create a project")
-    for reserved in ("root", "secrets"):
+    for reserved in NOT_KEYS:
         if reserved in data:
-            raise ConfigError(f"{CONFIG_FILE}: unknown key {reserved}; check its spelling against the documented keys in README.md")
+            raise ConfigError(f"{CONFIG_FILE}: unknown key {reserved}; check its spelling against the documented keys in {REFERENCE}")
     _refuse_secrets(data)
     try:
         return Settings(**data, root=file.parent.resolve(), secrets=Secrets.from_env(env))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from curation.languages import Language, UnknownLanguage, parse_language
 from curation.model_settings import Strict
@@ -14,8 +14,11 @@ from curation.model_settings import Strict
 class LanguageNames(Strict):
     """One language's names in this project: the harness's file name and the native name the translate prompt uses."""
 
-    harness: str | None = None  # the grading harness's file name stem: tasks/<harness>.csv
-    native: str | None = None
+    harness: str | None = Field(
+        default=None, description="The grading harness's file name stem: `tasks/<harness>.csv`; unset: the registry's "
+                                  "(the harness's names for ML²B's languages, the English name for an added one).")
+    native: str | None = Field(default=None, description="The name the translate prompt gives the language; unset: "
+                                                         "the registry's native name.")
 
     @field_validator("harness")
     @classmethod

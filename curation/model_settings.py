@@ -1,4 +1,8 @@
-"""[models] and [prices]: which model each LLM role uses, with what parameters, and what models cost."""
+"""[models], [providers], [llm] and [prices]: which model each LLM role uses, with what parameters, where it is
+reached, and what models cost.
+
+Every key carries its description: scripts/config_reference.py writes docs/configuration.md from them.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +18,16 @@ class Strict(BaseModel):
 class Price(Strict):
     """USD per million tokens, as the provider's pricing page states them (curate.toml says where and when)."""
 
-    input: float = Field(ge=0)
-    output: float = Field(ge=0)
-    cached_input: float | None = Field(default=None, ge=0)  # prompt-cache hits; the input price when unset
-    cache_write_input: float | None = Field(default=None, ge=0)  # Anthropic cache writes; the input price when unset
-    batch_input: float | None = Field(default=None, ge=0)  # the Batch APIs' prices; unset: no batch price known
-    batch_output: float | None = Field(default=None, ge=0)
+    input: float = Field(ge=0, description="Input tokens.")
+    output: float = Field(ge=0, description="Output tokens.")
+    cached_input: float | None = Field(default=None, ge=0,
+                                       description="Prompt-cache hits; the input price when unset.")
+    cache_write_input: float | None = Field(default=None, ge=0,
+                                            description="Anthropic cache writes; the input price when unset.")
+    batch_input: float | None = Field(default=None, ge=0, description="The Batch APIs' input price; unset: no batch "
+                                                                      "price known (batch answers count at `input`).")
+    batch_output: float | None = Field(default=None, ge=0, description="The Batch APIs' output price; unset: "
+                                                                       "`output`.")
 
 
 # The defaults' prices, read on 2026-11-23 from the pages named next to each entry in curate.toml (which a
@@ -69,28 +77,42 @@ ANTHROPIC_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.e
 
 
 class RoleParameters(Strict):
-    """A role's own call parameters, from the table form of [models]; unset ones come from [llm]."""
+    """A role's own call parameters, from the table form of `[models]`; unset ones come from `[llm]`."""
 
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    reasoning_effort: ReasoningEffort | None = None  # OpenAI reasoning_effort; Anthropic output_config.effort
-    max_output_tokens: int | None = Field(default=None, ge=1)
+    temperature: float | None = Field(default=None, ge=0, le=2, description="This role's temperature; unset: "
+                                                                            "`[llm] temperature`.")
+    reasoning_effort: ReasoningEffort | None = Field(
+        default=None, description="OpenAI `reasoning_effort`; Anthropic `output_config.effort` (low, medium, high, "
+                                  "xhigh, max only); unset: the model's own.")
+    max_output_tokens: int | None = Field(default=None, ge=1, description="This role's output limit; unset: "
+                                                                          "`[llm] max_output_tokens`.")
 
 
 class ModelSettings(Strict):
-    """One `provider:model` per role, or a table with the model and its parameters:
+    """One `provider:model` per LLM role, or a table with the model and its own call parameters (below).
+
     `translate = { model = "openai:...", temperature = 0, reasoning_effort = "low", max_output_tokens = 4096 }`.
     Roles stay plain strings for every reader; the tables' parameters are kept in `parameters`."""
 
-    describe: str = DEFAULT_MODELS["describe"]
-    score: str = DEFAULT_MODELS["score"]
-    refine: str = DEFAULT_MODELS["refine"]
-    tag: str = DEFAULT_MODELS["tag"]
-    translate: str = DEFAULT_MODELS["translate"]
-    synthesize: str = DEFAULT_MODELS["synthesize"]  # brainstorm and design of synthesized tasks
-    task_review: str = DEFAULT_MODELS["task_review"]  # their soundness review, by the other vendor
-    # Optional quality estimation of translations (MQM-style findings); off when unset, "auto" picks default_qe.
-    qe: str | None = None
-    parameters: dict[str, RoleParameters] = Field(default_factory=dict)  # role -> its table's parameters
+    describe: str = Field(default=DEFAULT_MODELS["describe"],
+                          description="Writes a task description from the top notebooks' code.")
+    score: str = Field(default=DEFAULT_MODELS["score"], description="Grades each description A, B, C or D.")
+    refine: str = Field(default=DEFAULT_MODELS["refine"],
+                        description="Rewrites a description graded A or B (by default the other vendor).")
+    tag: str = Field(default=DEFAULT_MODELS["tag"], description="Picks one domain of `[tag] vocabulary`.")
+    translate: str = Field(default=DEFAULT_MODELS["translate"],
+                           description="Translates description, data card and domain.")
+    synthesize: str = Field(default=DEFAULT_MODELS["synthesize"],
+                            description="Brainstorm and design of synthesized tasks.")
+    task_review: str = Field(default=DEFAULT_MODELS["task_review"],
+                             description="Their soundness review, by the other vendor.")
+    qe: str | None = Field(
+        default=None, description="Optional quality estimation of translations (MQM-style findings) by a second model; "
+                                  "off when unset; \"auto\": the default model of the other vendor than the "
+                                  "translator's.")
+    # The tables' parameters, role -> its table's; not a key of the file (a role's table sets them).
+    parameters: dict[str, RoleParameters] = Field(default_factory=dict,
+                                                  description="Role -> the call parameters of its table.")
 
     @model_validator(mode="before")
     @classmethod
@@ -127,3 +149,82 @@ class ModelSettings(Strict):
             if not isinstance(getattr(self, role, None), str):
                 raise ValueError(f"parameters for {role!r}, which is not a role")
         return self
+
+
+class ProviderSettings(Strict):
+    """One LLM endpoint. `kind` picks the SDK; an `openai` kind with a base_url reaches vLLM, Ollama, llama.cpp."""
+
+    kind: Literal["openai", "anthropic"] = Field(description="The SDK: `openai` (chat completions) or `anthropic` "
+                                                             "(messages).")
+    base_url: str | None = Field(
+        default=None, description="The endpoint, e.g. `http://localhost:8080/v1` for an OpenAI-compatible server; "
+                                  "unset: the provider's own. `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL` override it for "
+                                  "the `openai` / `anthropic` providers.")
+    api_key_env: str | None = Field(
+        default=None, description="Variable holding the key (its NAME, never the key); defaults to OPENAI_API_KEY / "
+                                  "ANTHROPIC_API_KEY.")
+    structured_output: Literal["auto", "json_schema", "json_mode"] = Field(
+        default="auto", description="How structured answers are asked for: the server's JSON-schema output "
+                                    "(`json_schema`), a JSON object with the schema in the system message "
+                                    "(`json_mode`), or `json_schema` falling back to `json_mode` when the server "
+                                    "refuses it (`auto`).")
+    requests_per_minute: int = Field(default=500, ge=1, description="Requests are spaced evenly, so no minute ever "
+                                                                     "holds more; shared by every role on the provider.")
+    tokens_per_minute: int = Field(default=200_000, ge=1, description="Estimated before a call from its text, "
+                                                                       "corrected with the reported usage after.")
+    max_concurrent: int = Field(default=16, ge=1, description="Requests in flight at once.")
+    timeout_seconds: float = Field(default=120.0, gt=0, description="A request without an answer after this long is "
+                                                                    "a timeout, retried like a 5xx.")
+    max_retry_seconds: float = Field(default=180.0, ge=0, description="How long one call retries 429s, 5xx and "
+                                                                      "timeouts; a refused connection gives up sooner.")
+
+    @field_validator("base_url")
+    @classmethod
+    def _an_address(cls, url: str | None) -> str | None:
+        # the value is not repeated: a key pasted here would be printed with it
+        if url is not None and not url.lower().startswith(("http://", "https://")):
+            raise ValueError("not an http:// or https:// address; put the server's URL there (e.g. "
+                             "http://localhost:8000/v1) and any key in the environment")
+        return url
+
+    @property
+    def key_variable(self) -> str:
+        return self.api_key_env or ("ANTHROPIC_API_KEY" if self.kind == "anthropic" else "OPENAI_API_KEY")
+
+
+def default_providers() -> dict[str, ProviderSettings]:
+    """The `openai` and `anthropic` providers a project has without a [providers] section."""
+    return {
+        "openai": ProviderSettings(kind="openai"),
+        "anthropic": ProviderSettings(kind="anthropic", requests_per_minute=50, tokens_per_minute=40_000, max_concurrent=8),
+    }
+
+
+class LLMSettings(Strict):
+    """Call parameters every role shares (a role's table under `[models]` overrides them) and how calls are sent."""
+
+    temperature: float | None = Field(
+        default=None, ge=0, le=2, description="Unset sends no temperature (the model's default): reasoning models "
+                                              "refuse any other value.")
+    max_output_tokens: int = Field(default=4096, ge=1, description="Output limit of every call.")
+    validation_retries: int = Field(
+        default=2, ge=0, description="Retries of an answer that cannot be used (empty, a refusal, a structured answer "
+                                     "that does not validate) before the item fails.")
+    # batches: curation/llm/batching.py; claims on a request another command sends: curation/llm/claims.py
+    mode: Literal["online", "batch"] = Field(
+        default="online", description="\"batch\": each round's uncached requests go to the providers' batch APIs at "
+                                      "the batch price; `--batch` on a command does the same for one run.")
+    batch_poll_seconds: float = Field(default=30.0, gt=0, description="First wait between two looks at a submitted "
+                                                                      "batch; it doubles up to 10 minutes.")
+    batch_fallback: Literal["pending", "online"] = Field(
+        default="pending", description="What happens to requests a batch did not answer (per-request error, expired, "
+                                       "cancelled): \"pending\" leaves their items for the next run, \"online\" asks "
+                                       "them at once through the ordinary API.")
+    batch_resubmissions: int = Field(
+        default=3, ge=0, description="How often, within one run, a request its batch did not answer because it expired "
+                                     "or met a passing fault (429, 5xx, overloaded) goes into the next round's batch "
+                                     "before batch_fallback applies; 0: never. Each resubmission may wait as long as a "
+                                     "batch does.")
+    claim_poll_seconds: float = Field(
+        default=0.5, gt=0, description="How often a command looks again at a request another command over the same "
+                                       "store is sending (it waits for that answer instead of paying for it twice).")

@@ -28,7 +28,7 @@ def write(tmp_path: Path, extra: str, base: str = "") -> Path:
 
 
 @pytest.mark.parametrize("toml, message", [
-    ("[ingest]\ntop_notebook = 3\n", "curate.toml: unknown key ingest.top_notebook; check its spelling against the documented keys in README.md"),
+    ("[ingest]\ntop_notebook = 3\n", "curate.toml: unknown key ingest.top_notebook; check its spelling against the documented keys in docs/configuration.md"),
     ("[ingest]\ntop_notebooks = 0\n", "curate.toml: ingest.top_notebooks: Input should be greater than or equal to 1"),
     ("[ingest]\nkeep_markdown = \"sometimes\"\n", "curate.toml: ingest.keep_markdown: Input should be a valid boolean, unable to interpret input"),
     ("[providers.openai]\nkind = \"openai\"\napi_key = \"sk-abc\"\n",
@@ -47,7 +47,7 @@ def write(tmp_path: Path, extra: str, base: str = "") -> Path:
     ("[project]\nlanguages = [\"en\", \"de\"]\n[languages.de]\nharness = \"tasks/German\"\n",
      "curate.toml: languages.de.harness: 'tasks/German' is not a file name; give the name the harness reads, e.g. \"German\" for tasks/German.csv"),
     ("[project]\nlanguages = [\"en\", \"de\"]\n[languages.de]\nfile = \"German\"\n",
-     "curate.toml: unknown key languages.de.file; check its spelling against the documented keys in README.md"),
+     "curate.toml: unknown key languages.de.file; check its spelling against the documented keys in docs/configuration.md"),
     ("[translate.length_ratio]\nde = [1.5, 1.2]\n", "curate.toml: translate.length_ratio: de = [1.5, 1.2]: give [lowest, highest] ratio, 0 < lowest < highest"),
     ("[models]\ndescribe = \"gpt-4o\"\n", "curate.toml: models.describe: 'gpt-4o' is not 'provider:model' (e.g. 'openai:gpt-5.5-2026-04-23')"),
     ("[models]\nqe = \"nowhere:some-model\"\n",

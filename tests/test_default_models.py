@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from curation.config import ModelSettings, Settings, load_settings
+from curation.config import DEFAULT_MODELS, ModelSettings, Settings, load_settings
 from curation.new_project import create_project, template_root
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,13 +76,19 @@ def test_an_unlisted_model_is_caught():
         "refine = anthropic:claude-3-5-sonnet-latest"]
 
 
-def test_readme_examples_name_listed_models():
-    """Every `openai:...` / `anthropic:...` the README shows is a model the SDKs list."""
+@pytest.mark.parametrize("page", ["README.md", *sorted(str(path.relative_to(REPO))
+                                                     for path in (REPO / "docs").rglob("*.md"))])
+def test_the_docs_examples_name_listed_models(page: str):
+    """Every `openai:...` / `anthropic:...` the README and the docs pages show is a model the SDKs list."""
     listed = listed_models()
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / page).read_text(encoding="utf-8")
     named = set(re.findall(r"\b(openai|anthropic):([A-Za-z0-9][\w.\-]*[A-Za-z0-9])", text))
-    assert named, "the README names no default model"
     assert sorted(f"{kind}:{model}" for kind, model in named if model not in listed[kind]) == []
+
+
+def test_the_docs_name_the_default_models():
+    text = "".join(path.read_text(encoding="utf-8") for path in [REPO / "README.md", *(REPO / "docs").rglob("*.md")])
+    assert set(DEFAULT_MODELS.values()) <= set(re.findall(r"\b(?:openai|anthropic):[\w.\-]*[A-Za-z0-9]", text))
 
 
 def test_the_defaults_match_the_repository_config():

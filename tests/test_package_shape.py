@@ -137,8 +137,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what every layer speaks in: settings, languages, records, the store, prompt files, plain-text rules, files
     # written whole into the project's folders, what of a secret may be shown, the status registry (which loads the
     # stages' and review's sections by name at run time, not by import)
-    ("foundations", ("curation", "curation.config", "curation.model_settings", "curation.languages",
-                     "curation.language_settings",
+    ("foundations", ("curation", "curation.config", "curation.model_settings", "curation.stage_settings",
+                     "curation.languages", "curation.language_settings",
                      "curation.records", "curation.store", "curation.fingerprint", "curation.excerpt",
                      "curation.project_paths", "curation.prompts", "curation.status", "curation.plain_text",
                      "curation.output_folders", "curation.redaction")),
