@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from curation.config import Settings
 from curation.llm.answer import Usage
-from curation.llm.dry_run import DryRunLLM
+from curation.llm.dry_run import DryRunLLM, NotSent
 from curation.llm.pricing import (BYTES_PER_TOKEN, TYPICAL_OUTPUT_TOKENS, calls_per_item, estimate_input_tokens,
                                   estimated_cost, translation_tokens_out)
 from curation.store import Store
@@ -40,6 +40,7 @@ class PlanRow:
     cached: int = 0
     estimated: int = 0
     cost_usd: float = 0.0
+    fail_again: int = 0  # items whose cached answers fail them again: a real run sends nothing for them
 
 
 @dataclass
@@ -72,16 +73,21 @@ class DryRun:
     def as_dict(self) -> dict:
         return {"rows": [vars(row) for row in self.rows], "calls": self.calls, "cost_usd": self.cost_usd,
                 "estimated": sum(row.estimated for row in self.rows), "unpriced": sorted(self.unpriced),
-                "notes": self.notes}
+                "notes": self.notes, "fail_again": sum(row.fail_again for row in self.rows)}
 
 
-async def _through(stage, items: list, llm: DryRunLLM) -> None:
-    """Run each item against the dry-run client until its first request the cache cannot answer."""
+async def _through(stage, items: list, llm: DryRunLLM) -> int:
+    """Run each item against the dry-run client until its first request the cache cannot answer; returns how many
+    items the cached answers fail (a real run fails them the same way, at no cost)."""
+    failing = 0
     for item in items:
         try:
             await stage.run_one(item, llm)
-        except Exception:  # noqa: BLE001  NotSent: its request is noted; anything else fails the item alone in a real run
+        except NotSent:  # its request is noted
             pass
+        except Exception:  # noqa: BLE001  what fails the item alone in a real run
+            failing += 1
+    return failing
 
 
 async def _describe(store: Store, settings: Settings, stage, plan: DryRun) -> set[str]:
@@ -92,7 +98,7 @@ async def _describe(store: Store, settings: Settings, stage, plan: DryRun) -> se
     row = PlanRow("describe", settings.project.source_language)
     items = stage.pending(store, settings)
     llm = DryRunLLM(settings, store, stage="describe")
-    await _through(stage, items, llm)
+    row.fail_again = await _through(stage, items, llm)
     by_key = {item.key: item for item in items}
     for call in llm.wanted.values():
         plan.count(settings, row, call.role, Usage(call.tokens_in, TYPICAL_OUTPUT_TOKENS[call.role]))
@@ -118,7 +124,7 @@ async def _tag(store: Store, settings: Settings, stage, plan: DryRun, changing: 
     ahead = {item.competition for item in items if changing and item.competition in changing}
     ahead |= {slug for slug in stage.waiting if changing and slug in changing}
     llm = DryRunLLM(settings, store, stage="tag")
-    await _through(stage, [item for item in items if item.competition not in ahead], llm)
+    row.fail_again = await _through(stage, [item for item in items if item.competition not in ahead], llm)
     for call in llm.wanted.values():
         plan.count(settings, row, call.role, Usage(call.tokens_in, TYPICAL_OUTPUT_TOKENS["tag"]))
     for slug in sorted(ahead):
@@ -152,7 +158,7 @@ async def _translate(store: Store, settings: Settings, stages: list, plan: DryRu
         waiting = max(waiting, len(stage.waiting))
         llm = DryRunLLM(settings, store, stage=stage.name)
         sources = {item.key: item.source_text for item in items}
-        await _through(stage, [item for item in items if item not in later], llm)
+        row.fail_again = await _through(stage, [item for item in items if item not in later], llm)
         for call in llm.wanted.values():
             if call.role == "qe":
                 plan.count(settings, row, "qe", Usage(call.tokens_in, TYPICAL_OUTPUT_TOKENS["qe"]))
@@ -207,3 +213,19 @@ async def plan_run(store: Store, settings: Settings, stages: tuple[str, ...], la
                        for code in languages]
         await _translate(store, settings, translators, plan, changing)
     return plan
+
+
+def failing_again(plan: DryRun) -> list[str]:
+    """One line per stage whose pending items the cached answers fail again: how many, where, what to change."""
+    from curation.status import ASK_ANEW
+
+    lines = []
+    for stage in dict.fromkeys(row.stage for row in plan.rows):
+        rows = [row for row in plan.rows if row.stage == stage and row.fail_again]
+        if not rows:
+            continue
+        total = sum(row.fail_again for row in rows)
+        where = "" if stage != "translate" else " (" + ", ".join(f"{row.language} {row.fail_again}" for row in rows) + ")"
+        lines.append(f"{stage}: {total} of these items{where} fail again, at no cost: their answers are cached and "
+                     f"fail the same checks; read why (`curate status --why`), then {ASK_ANEW[stage]}")
+    return lines

@@ -41,7 +41,7 @@ from curation.config import Settings
 from curation.records import Problem
 from curation.store import Store
 
-EXTENSION_PACKAGES = ("curation.stages", "curation.review")
+EXTENSION_PACKAGES = ("curation.stages", "curation.review", "curation.synthesis")
 # The four kinds the overview counts; a stored state maps to exactly one, so a text is never counted twice.
 KINDS = ("done", "flagged", "open", "failed")
 KIND_OF_STATE = {"done": "done", "needs_human": "flagged", "pending": "open", "failed": "failed"}
@@ -55,6 +55,15 @@ NEXT_COMMANDS = {
     "merge": "curate merge",
 }
 AFTER_COMMANDS = {"curate review push": ", then `curate review pull` once the sheets come back"}
+# A failed item whose model answered is answered from the cache on a rerun and fails the same way, at no cost
+# (`--force` reuses cached answers too): what makes the stage ask anew instead.
+ASK_ANEW = {
+    "describe": "write the description by hand (description.md in its folder), or change prompts/describe.md or "
+                "the describe models under [models]",
+    "tag": "add the domain to [tag] vocabulary, or change prompts/tag.md or [models] tag",
+    "translate": "change prompts/translate.md or [models] translate (another model, or its temperature), or raise "
+                 "[translate] max_attempts",
+}
 
 
 T = TypeVar("T")
@@ -92,14 +101,19 @@ SectionFn = Callable[[StatusContext], "Section | None"]
 
 _stages: dict[str, int] = {"ingest": 0}
 _families: dict[str, int] = {}
+_partial: set[str] = set()  # stages that concern only the competitions they stored a state for
 _columns: dict[str, ColumnFn] = {}
 _sections: list[SectionFn] = []
 
 
-def register_stage(name: str, order: int = 50, per_language: bool = False) -> None:
+def register_stage(name: str, order: int = 50, per_language: bool = False, every_competition: bool = True) -> None:
     """Show a stage as a column of states; `order` places it (ingest is 0, later stages larger). A per-language
-    stage (`translate` stored as `translate:kk`) only gets its place: its columns come from the stored states."""
+    stage (`translate` stored as `translate:kk`) only gets its place: its columns come from the stored states.
+    A stage that is not for `every_competition` (synthesize makes some of them) counts only the competitions it
+    stored a state for: the others are not open there, and its column shows once it has stored one."""
     (_families if per_language else _stages)[name] = order
+    if not every_competition:
+        _partial.add(name)
 
 
 def _order(stage: str) -> tuple[int, str]:
@@ -146,6 +160,8 @@ class StatusReport:
     cache_hits: int = 0  # calls answered from the call log at no cost: not counted in `calls`
     total: int = 0  # competitions known: stored, or refused by ingest with a status saying why
     tallies: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> stored state -> competitions in it
+    partial: set[str] = field(default_factory=set)  # stages that count only the competitions they stored a state for
+    repeats: dict[str, int] = field(default_factory=dict)  # stage -> failed competitions a rerun fails again from cache
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per stage, how many competitions are in each state (pending: no state stored yet)."""
@@ -153,7 +169,7 @@ class StatusReport:
         for stage in self.stages:
             tally = dict(self.tallies.get(stage, {}))
             missing = self.total - sum(tally.values())
-            if missing:
+            if missing and stage not in self.partial:
                 tally["pending"] = tally.get("pending", 0) + missing
             result[stage] = tally
         return result
@@ -179,6 +195,7 @@ class StatusReport:
             "calls": self.calls,
             "cache_hits": self.cache_hits,
             "next": next_command(self),
+            "fail_again": self.repeats,
             # Plain dicts, not asdict(): its deep copy of every row's stage states was a tenth of a second at 500.
             "competitions": [{"competition": row.competition, "comp_name": row.comp_name, "notebooks": row.notebooks,
                               "stages": row.stages, "columns": row.columns} for row in self.competitions],
@@ -236,22 +253,27 @@ def build_status(store: Store, settings: Settings, languages: list[str], detail:
     """Gather the report: every competition the store knows (stored or refused), every registered stage.
     `detail=False` (the overview): only the counts, from aggregate queries; no rows, columns or sections."""
     warnings = _load_extensions()
-    total, tallies = store.status_tallies()
+    total, tallies = store.status_tallies(besides=_partial)
     tallies = {stage: tally for stage, tally in tallies.items() if _asked_for(stage, languages)}
     # A per-language stage nothing has reached yet is still a stage to go through: open in every target asked for.
     targets = [code for code in languages if code != settings.project.source_language]
     expected = {f"{family}:{code}" for family in _families for code in targets}
-    stages = sorted(set(_stages) | expected | set(tallies), key=_order)
+    stages = sorted((set(_stages) - _partial) | expected | set(tallies), key=_order)
     rows, sections = [], []
     if detail:
         context = StatusContext(store=store, settings=settings, languages=languages)
         rows = _rows(context, stages, warnings)
         sections = _sections_of(context, warnings)
+    # Asked only when a stage that calls a model has failed: the overview stays at its few aggregate queries.
+    failed = any(tally.get("failed") and stage.partition(":")[0] in ASK_ANEW for stage, tally in tallies.items())
+    repeats = {stage: count for stage, count in store.failures_from_answers().items()
+               if stage in tallies and stage.partition(":")[0] in ASK_ANEW} if failed else {}
     costs = store.llm_costs()
     return StatusReport(stages=stages, competitions=rows, problems=store.problems(), sections=sections, warnings=warnings,
                         languages=languages, source_language=settings.project.source_language, spend_usd=sum(line.cost_usd for line in costs),
                         calls=sum(line.calls - line.cache_hits for line in costs),
-                        cache_hits=sum(line.cache_hits for line in costs), total=total, tallies=tallies)
+                        cache_hits=sum(line.cache_hits for line in costs), total=total, tallies=tallies,
+                        partial=set(_partial), repeats=repeats)
 
 
 def _rows(context: StatusContext, stages: list[str], warnings: list[str]) -> list[CompetitionStatus]:
@@ -264,7 +286,10 @@ def _rows(context: StatusContext, stages: list[str], warnings: list[str]) -> lis
     rows = []
     for slug in sorted(set(names) | set(states)):
         known = states.get(slug, {})
-        stage_states = {stage: known.get(stage, blank) for stage in stages}
+        # A task synthesize rejected is no competition: it has its own state there and none elsewhere.
+        only_partial = slug not in names and all(stage in _partial for stage in known)
+        stage_states = {stage: known.get(stage, blank) for stage in stages
+                        if stage in known or not (stage in _partial or only_partial)}
         columns = {}
         for title, fn in _columns.items():
             try:
@@ -290,17 +315,48 @@ def _sections_of(context: StatusContext, warnings: list[str]) -> list[Section]:
 
 
 def next_command(report: StatusReport) -> str:
-    """The command that moves the project on: the first stage, in pipeline order, with open or failed items."""
+    """The command that moves the project on: the first stage, in pipeline order, with open or failed items. When
+    all a stage has left are failures a rerun would repeat from the cache, that is reading why they failed."""
     if not report.total:
         return "curate ingest"
     matrix = report.matrix
-    for family in sorted(matrix, key=_order):
+    # A stage for some competitions only (synthesize) does not hold the others up; a task it rejected is its verdict.
+    for family in sorted((family for family in matrix if family not in report.partial), key=_order):
         waiting = sorted(language for language, tally in matrix[family].items() if tally["open"] or tally["failed"])
-        if waiting:
-            command = NEXT_COMMANDS.get(family, f"curate {family}")
-            return command.replace("curate translate", f"curate translate --lang {','.join(waiting)}") \
-                if family == "translate" and len(waiting) < len(matrix[family]) else command
+        if not waiting:
+            continue
+        if all(not matrix[family][language]["open"] and matrix[family][language]["failed"]
+               <= report.repeats.get(f"{family}:{language}" if language else family, 0) for language in waiting):
+            return "curate status --why"
+        command = NEXT_COMMANDS.get(family, f"curate {family}")
+        return command.replace("curate translate", f"curate translate --lang {','.join(waiting)}") \
+            if family == "translate" and len(waiting) < len(matrix[family]) else command
     return "curate publish --version X.Y.Z --to dist/ml2b"
+
+
+def failure_lines(tallies: dict[str, dict[str, int]], repeats: dict[str, int]) -> list[str]:
+    """One line per stage family that calls a model and has failed competitions: how many and where, whether a rerun
+    fails them again from the cache (and then what makes the stage ask anew) or sends them again, and where to
+    read why. `tallies` and `repeats` as StatusReport holds them."""
+    failed: dict[str, dict[str, int]] = {}
+    for stage, tally in tallies.items():
+        family, _, language = stage.partition(":")
+        if tally.get("failed") and family in ASK_ANEW:
+            failed.setdefault(family, {})[language] = tally["failed"]
+    lines = []
+    for family in sorted(failed, key=_order):
+        counts = failed[family]
+        total = sum(counts.values())
+        again = sum(min(count, repeats.get(f"{family}:{code}" if code else family, 0)) for code, count in counts.items())
+        where = "" if list(counts) == [""] else " (" + ", ".join(f"{code} {n}" for code, n in sorted(counts.items())) + ")"
+        head = f"{family}: {total} competition{'' if total == 1 else 's'} failed{where}; "
+        if not again:
+            lines.append(head + "a rerun asks for them again (their calls got no answer); why: `curate status --why`")
+            continue
+        which = "a rerun fails them again" if again == total else f"a rerun fails {again} of them again"
+        lines.append(head + f"{which} at no cost, from the cached answers (`--force` reuses them too): read why "
+                            f"(`curate status --why`), then {ASK_ANEW[family]}")
+    return lines
 
 
 def _asked_for(stage: str, languages: list[str]) -> bool:

@@ -47,7 +47,7 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project
     assert "describe: 7 done, 0 failed" in result.output
     assert "tag: 7 done, 0 failed" in result.output
     assert "translate:kk: 21 done, 0 failed" in result.output
-    assert "curate review pull --lang all" in result.output and "curate publish --version 1.0.0" in result.output
+    assert "`curate review pull`" in result.output and "curate publish --version 1.0.0" in result.output
     assert (project / "review" / "kk").is_dir() and any((project / "review" / "kk").glob("*.xlsx"))
     with Store(project / "data" / "curation.sqlite") as store:
         assert len(store.translations("kk")) == 21

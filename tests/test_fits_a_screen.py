@@ -115,7 +115,7 @@ def test_a_refused_publish_fits_a_screen_and_says_what_blocks_it(project, corpus
 
 def test_costs_releases_and_pull_speak_json_for_scripts(project, corpus):
     assert json.loads(curate("costs", "--json").stdout) == {"lines": [], "spent_usd": 0, "saved_usd": 0,
-                                                            "prompt_cache_saved_usd": 0}
+                                                            "prompt_cache_saved_usd": 0, "failed_competitions": {}}
     assert json.loads(curate("releases", "--json").stdout) == []
     assert curate("review", "push", "--lang", "kk").exit_code == 0
     [kk] = json.loads(curate("review", "pull", "--lang", "kk", "--json").stdout)

@@ -150,7 +150,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the stages, synthesis (a stage of its own kind) and the review report
     ("stages", ("curation.stages", "curation.synthesis", "curation.report")),
     # what looks across stages for a command: dry runs, doctor, the status screen, a new project
-    ("commands", ("curation.dry_run", "curation.doctor", "curation.status_view", "curation.new_project")),
+    ("commands", ("curation.dry_run", "curation.doctor", "curation.status_view", "curation.new_project",
+                  "curation.next_steps")),
     ("cli", ("curation.cli",)),
 ]
 

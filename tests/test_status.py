@@ -127,3 +127,32 @@ def test_the_spend_line_counts_calls_sent_and_cache_hits_apart(project, store):
     assert "spent $1.5000 on 4 LLM calls · 5 answered from cache" in shown
     report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
     assert (report["calls"], report["cache_hits"]) == (4, 5)
+
+
+def test_synthesize_counts_only_the_tasks_it_made_and_holds_no_kaggle_competition_open(project, store):
+    """Issue 24, item 9: seven Kaggle competitions showed "open" in synthesize, a stage they never go through."""
+    from tests.review.seeding import seed_competition
+
+    runner.invoke(app, ["ingest"])  # the sample's seven Kaggle competitions
+    seed_competition(store, "houses-predict-price")  # a task synthesize verified, then ingest read
+    store.set_status("houses-predict-price", "synthesize", "done", "verified: beats the mean by 31%")
+    store.set_status("houses-predict-price", "ingest", "done", "1 notebook")
+    # one it rejected: no competition, and not open in ingest or any later stage either
+    store.set_status("loans-predict-default", "synthesize", "failed", "rejected: the target leaks through loan_id")
+
+    report = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    assert report["matrix"]["synthesize"][""] == {"done": 1, "flagged": 0, "open": 0, "failed": 1}
+    assert report["matrix"]["ingest"][""] == {"done": 8, "flagged": 0, "open": 0, "failed": 0}
+    assert report["next"] == "curate describe"  # not `curate synthesize`
+    titanic = next(row for row in report["competitions"] if row["competition"] == "titanic")
+    assert "synthesize" not in titanic["stages"]
+    overview = runner.invoke(app, ["status"], env={"COLUMNS": "100"}).stdout
+    header = next(line for line in overview.splitlines() if line.startswith("lang"))
+    en = next(line for line in overview.splitlines() if line.startswith("en "))
+    assert header.split()[1] == "synthesize" and en.split()[1] == "1/·/·/1"  # was 1/·/7/1
+
+    one = runner.invoke(app, ["status", "--comp", "titanic"], env={"COLUMNS": "100"}).stdout
+    assert "synthesize" not in one
+    assert "rejected: the target leaks through loan_id" in runner.invoke(
+        app, ["status", "--comp", "loans-predict-default"], env={"COLUMNS": "100"}).stdout
+    assert runner.invoke(app, ["status"]).stdout.rstrip().endswith("Next: `curate describe`")

@@ -14,6 +14,10 @@ YesOption = Annotated[bool, typer.Option(
     "--yes", "-y", help=f"Redo more than {HANDFUL} existing texts without asking (needed when not on a terminal).")]
 
 
+class RedoRefused(typer.Exit):
+    """A redo that was not confirmed: nothing was sent (exit 1); `curate run` says to add --yes."""
+
+
 def confirm_redo(plan: RedoPlan, yes: bool) -> None:
     """Print what a run would redo when it is more than a handful; go on only with --yes or a yes on a terminal."""
     if plan.total <= HANDFUL:
@@ -22,7 +26,9 @@ def confirm_redo(plan: RedoPlan, yes: bool) -> None:
     if yes:
         return
     if not sys.stdin.isatty():
-        raise fail(f"nothing was sent: {plan.what} would redo {plan.total} texts; rerun with --yes to go ahead "
-                   "(there is no terminal to ask on)", 1)
+        fail(f"nothing was sent: {plan.what} would redo {plan.total} texts; rerun with --yes to go ahead "
+             "(there is no terminal to ask on)")
+        raise RedoRefused(1)
     if not typer.confirm("Go ahead?", default=False):
-        raise fail("nothing was sent; the existing texts are kept", 1)
+        fail("nothing was sent; the existing texts are kept")
+        raise RedoRefused(1)

@@ -29,7 +29,7 @@ def show_dry_run(settings: Settings, stages: tuple[str, ...], languages: list[st
     """Plan `stages` without sending anything and print the table (or JSON)."""
     import asyncio
 
-    from curation.dry_run import plan_run
+    from curation.dry_run import failing_again, plan_run
 
     with open_store(settings) as store:
         known_competition(store, competition)
@@ -55,5 +55,7 @@ def show_dry_run(settings: Settings, stages: tuple[str, ...], languages: list[st
     say("costs: rendered prompts' tokens in, a typical answer's out, at [prices]")
     for note in plan.notes:
         say(note)
+    for line in failing_again(plan):
+        complain(line)
     if plan.unpriced:
         complain(f"not priced (no [prices] entry, counted as $0): {', '.join(sorted(plan.unpriced))}")

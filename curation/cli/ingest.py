@@ -87,6 +87,8 @@ def status(
     lang: Annotated[str, typer.Option("--lang", help="Per competition, for these languages: ISO codes, e.g. kk,be (default: the overview of all).")] = "all",
     comp: Annotated[str | None, typer.Option("--comp", metavar="SLUG", help="Every stage and language of one competition.")] = None,
     detail: Annotated[bool, typer.Option("--detail", help="One row per competition, and the per-stage sections.")] = False,
+    why: Annotated[bool, typer.Option("--why", help="Each failed or flagged competition and its reasons, whole "
+                                                    "(with --lang: in those languages; -v: open ones too).")] = False,
     verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -98,14 +100,14 @@ def status(
     settings = settings_from(config)
     languages = languages_from(lang, settings, include_source=True)
     # The overview shows counts only: it is built without the per-competition rows, columns and sections.
-    overview = not (as_json or detail or comp is not None or lang.strip().lower() != "all")
+    overview = not (as_json or detail or why or comp is not None or lang.strip().lower() != "all")
     with open_store(settings) as store:
         report = build_status(store, settings, languages, detail=not overview)
     if as_json:
         typer.echo(report.json_text())
     else:
         render_status(report, console, detail=detail or lang.strip().lower() != "all", competition=comp,
-                      verbose=verbose)
+                      verbose=verbose, why=why)
 
 
 @app.command()

@@ -29,7 +29,14 @@ def print_summaries(summaries: list[RunSummary], verbose: bool = False,
     from curation.excerpt import EXAMPLES, named, plural
 
     groups: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (kind, reason) -> [(stage, item key)]
+    resting = [summary for summary in summaries if idle(summary)]
+    if len(resting) > 1:  # a rerun of twelve finished languages is one line, not twelve of "0 done, 0 failed"
+        stages = [summary.stage for summary in resting]
+        families = list(dict.fromkeys(stage.partition(":")[0] for stage in stages))
+        say(f"{'/'.join(families)}: nothing to do in {named([stage.partition(':')[2] or stage for stage in stages], 12)}")
     for summary in summaries:
+        if len(resting) > 1 and any(summary is other for other in resting):
+            continue
         say(summary.lines()[0])
         for kind, items in (("failed", summary.failed), ("pending", summary.left_pending)):
             for key, reason in items:
@@ -47,6 +54,12 @@ def print_summaries(summaries: list[RunSummary], verbose: bool = False,
     say_some(lines, more, verbose, stderr=True)
     for stopped in dict.fromkeys(summary.lines()[-1] for summary in summaries if summary.stopped):
         complain(stopped)  # a budget or a provider that stopped every language is said once
+
+
+def idle(summary: RunSummary) -> bool:
+    """A run that found nothing to do: no item done, failed, left or stopped, no call."""
+    return not (summary.done or summary.failed or summary.not_started or summary.left_pending or summary.calls
+                or summary.stopped)
 
 
 def report_run(summary: RunSummary) -> None:
@@ -133,9 +146,15 @@ def costs(
     config: ConfigOption = None,
 ) -> None:
     """Spend and tokens by stage, role and model, what the answer cache saved and what prompt caching saved."""
+    from curation.status import ASK_ANEW, failure_lines
+
     settings = settings_from(config)
     with open_store(settings) as store:
         lines = store.llm_costs()
+        # Items are counted where they fail, in the stage states; the call log's errors are calls, not items.
+        tallies = {stage: tally for stage, tally in store.status_tallies()[1].items()
+                   if tally.get("failed") and stage.partition(":")[0] in ASK_ANEW}
+        repeats = store.failures_from_answers() if tallies else {}
     from curation.llm.pricing import prompt_cache_saving_usd
 
     # The prompt cache's saving comes from today's [prices]: the call log keeps tokens, not rates.
@@ -148,20 +167,26 @@ def costs(
                                          for line, saved in zip(lines, cache_saved)],
                                "spent_usd": sum(line.cost_usd for line in lines),
                                "saved_usd": sum(line.saved_usd for line in lines),
-                               "prompt_cache_saved_usd": sum(cache_saved)}, indent=2))
+                               "prompt_cache_saved_usd": sum(cache_saved),
+                               "failed_competitions": {stage: tally["failed"] for stage, tally in tallies.items()}},
+                              indent=2))
         return
     if not lines:
         say("no LLM calls logged yet")
         return
-    header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'failed':>6} " \
+    header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'errors':>6} " \
              f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10} {'cache USD':>10}"
     say(header)
     for line, saved_by_prefix in zip(lines, cache_saved):
         say(f"{line.stage:<12} {line.role:<10} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
-            f"{line.failed:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
+            f"{line.call_errors:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
             f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f} {saved_by_prefix:>10.4f}")
     spent = sum(line.cost_usd for line in lines)
     saved = sum(line.saved_usd for line in lines)
+    if tallies:
+        say("errors: calls that got no answer (HTTP errors, refusals, no valid answer), not the items that failed:")
+        for failed in failure_lines(tallies, repeats):
+            say(f"  {failed}")
     say(f"total: ${spent:.4f} spent, ${saved:.4f} saved by the cache "
         f"({sum(line.cache_hits for line in lines)} cached answers)")
     say(f"prompt caching: {sum(line.tokens_cached for line in lines)} input tokens served from the providers' "

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from curation.cli.base import fail, interrupted, open_store, say
 from curation.cli.confirm import confirm_redo
 from curation.cli.content import describe_report, tag_report, translate_report
-from curation.cli.llm import PIPELINE_ROLES, cannot_run, print_summaries, stage_progress
+from curation.cli.llm import PIPELINE_ROLES, cannot_run, idle, print_summaries, stage_progress
 from curation.cli.review import has_items, show_pushes
 from curation.config import Settings
 from curation.store import Store, StoreError
@@ -71,11 +71,16 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
             raise interrupted() from None
         summaries = {stage.name: summary for stage, summary in runs}
         unfinished = []
-        print_summaries([summaries[describe.name]])
+        resting = idle(summaries[describe.name]) and idle(summaries[tag.name])
+        if resting:  # a rerun with nothing to describe or tag: one line for both
+            say("describe, tag: nothing to do")
+        else:
+            print_summaries([summaries[describe.name]])
         describe_report(store, settings, describe)
         if not summaries[describe.name].complete:
             unfinished.append("describe")
-        print_summaries([summaries[tag.name]])
+        if not resting:
+            print_summaries([summaries[tag.name]])
         tag_report(store, tag)
         if not summaries[tag.name].complete:
             unfinished.append("tag")

@@ -9,7 +9,7 @@ import typer
 
 from curation.cli.base import (BackendOption, BatchFallbackOption, BatchOption, ConfigOption, MaxCostOption, app, complain, console,
                                languages_from, open_store, say, settings_from)
-from curation.cli.confirm import YesOption
+from curation.cli.confirm import RedoRefused, YesOption
 from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, wants_dry_run
 from curation.cli.content import describe, tag, target_languages, translate
 from curation.cli.ingest import ingest
@@ -27,19 +27,6 @@ INTERRUPTED = 130
 def _spent(settings: Settings) -> float:
     with open_store(settings) as store:
         return sum(line.cost_usd for line in store.llm_costs())
-
-
-def _next_steps(settings: Settings, languages: str) -> list[str]:
-    sheets = settings.path("review_sheets")
-    return [
-        f"1. Send each workbook under {sheets}/ to its annotator (or, with --backend sheets, share the links).",
-        f"2. Put the returned workbooks back in place, then `curate review pull --lang {languages}` "
-        "(or `curate review pull --file PATH` per workbook); fix the rows it reports and pull again.",
-        "3. `curate merge`: final texts; items judged NO without a fix go back to translate.",
-        "4. `curate run` again: it redoes what merge sent back (retranslations, new descriptions) and pushes it for "
-        "the next round; repeat 2-4 until merge reports nothing open.",
-        "5. `curate report` for the review statistics, then `curate publish --version 1.0.0 --to dist/ml2b`.",
-    ]
 
 
 def _one_after_another(settings: Settings, lang: str, review_languages: str | None, backend, yes: bool,
@@ -119,7 +106,7 @@ def run(
             settings, targets, None if review_languages is None else languages_from(review_languages, settings,
                                                                                    include_source=True),
             backend, yes, redo_reviewed, max_cost)))
-    unfinished = []
+    unfinished, refused = [], False
     for name, step in steps:
         console.rule(name)
         try:
@@ -130,13 +117,18 @@ def run(
             if exit_.exit_code == SETUP_ERROR:
                 complain(f"stopped at {name}; fix the above and run `curate run` again (finished work is kept)")
                 raise
+            refused = refused or isinstance(exit_, RedoRefused)
             if exit_.exit_code:
                 unfinished.append(name)
     console.rule("next")
     if unfinished:
-        complain(f"left undone in: {', '.join(unfinished)} (see above and `curate status`); rerun `curate run` "
-                 "after fixing, it continues where it stopped")
-    for line in _next_steps(settings, lang):
-        say(line)
+        complain(f"left undone in: {', '.join(unfinished)} (see above; what to do about it below)")
+    from curation.next_steps import next_steps
+
+    # From the store as the run left it: what failed, what waits and for whom, the version to publish next.
+    with open_store(settings) as store:
+        for line in next_steps(store, settings, languages_from(lang, settings, include_source=True), refused,
+                               backend):
+            say(line)
     if unfinished:
         raise typer.Exit(1)

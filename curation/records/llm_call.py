@@ -35,7 +35,7 @@ class CostLine(Record):
     model: str
     calls: int
     cache_hits: int
-    failed: int
+    call_errors: int  # calls that got no answer (an HTTP error, a refusal, no valid answer): not items that failed
     tokens_in: int
     tokens_out: int
     tokens_cached: int

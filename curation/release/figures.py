@@ -92,7 +92,7 @@ def call_log_models(store: Store) -> dict[str, dict[str, int]]:
     """{role: {provider:model: answered calls}} from the LLM call log (every call the project made, cached included)."""
     used: dict[str, Counter] = {}
     for line in store.llm_costs():
-        answered = line.calls - line.failed
+        answered = line.calls - line.call_errors
         if answered > 0:
             used.setdefault(line.role, Counter())[line.model] += answered
     return _non_empty(used)

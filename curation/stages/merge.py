@@ -68,14 +68,30 @@ def merge_language(store: Store, language: str) -> MergeSummary:
         else:
             summary.open.append(f"{key}: not judged yet" if translation.round == 1 else
                                 f"{key}: retranslation (round {translation.round}) not judged yet")
-    for competition in {t.competition for t in store.translations(language=language)}:
+    translated: dict[str, set[str]] = defaultdict(set)
+    for translation in store.translations(language=language):
+        translated[translation.competition].add(translation.field)
+    failed = {status.competition for status in store.statuses(f"translate:{language}") if status.status == "failed"}
+    for competition, fields in translated.items():
         missing = [f for f in FIELDS if f not in finished[competition]]
         stage = f"merge:{language}"
         if missing:
-            store.set_status(competition, stage, "pending", f"waiting for review of {', '.join(missing)}")
+            store.set_status(competition, stage, "pending", _waiting_for(missing, fields, competition in failed, language))
         else:
             store.set_status(competition, stage, "done", "all fields merged")
     return summary
+
+
+def _waiting_for(missing: list[str], translated: set[str], failed: bool, language: str) -> str:
+    """Why a competition's merge waits: review of the texts that have a translation; translate, for those that have
+    none (a text with no translation has nothing to review)."""
+    parts = []
+    if judged := [name for name in missing if name in translated]:
+        parts.append(f"waiting for review of {', '.join(judged)}")
+    if untranslated := [name for name in missing if name not in translated]:
+        parts.append(f"{', '.join(untranslated)}: no translation " + (
+            f"(translate failed; why: `curate status --why --lang {language}`)" if failed else "yet (`curate translate`)"))
+    return "; ".join(parts)
 
 
 def merge_rubric(store: Store, settings: Settings) -> MergeSummary:

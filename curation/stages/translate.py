@@ -340,6 +340,12 @@ class TranslateStage:
         translations = {t.field: t for t in store.translations(language=item.language, competition=item.competition)}
         missing = [name for name in item.expected if name not in translations]
         flagged = [t for name, t in translations.items() if name in item.expected and t.flagged]
+        current = store.status(item.competition, self.name) if missing else None
+        if current is not None and current.status == "failed" and any(
+                current.detail.startswith(f"{item.competition}/{name}/") for name in missing):
+            # A field of this competition failed (this run or an earlier one) and is still missing: that stays its
+            # state, not "not translated yet", whichever of its fields finished last.
+            return
         if flagged:
             detail = "; ".join(f"{t.field}: {', '.join(check.name for check in t.failed_checks)} failed after "
                                f"{plural(t.attempts, 'attempt')}" for t in flagged)

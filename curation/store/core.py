@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Literal
 
 from curation.records import (
@@ -124,15 +124,34 @@ class CoreMixin(StoreMixin):
         rows = self.db.execute(f"SELECT * FROM stage_status{where} ORDER BY competition, stage", values)
         return [StageStatus(**dict(row)) for row in rows]
 
-    def status_tallies(self) -> tuple[int, dict[str, dict[str, int]]]:
-        """(competitions known: stored or with a status, stage -> stored state -> competitions in it), counted by
-        SQLite: what the overview of `curate status` shows, at the same cost for 5 competitions or 5,000."""
+    def status_tallies(self, besides: Collection[str] = ()) -> tuple[int, dict[str, dict[str, int]]]:
+        """(competitions known: stored or with a status in a stage other than those `besides`, stage -> stored state
+        -> competitions in it), counted by SQLite: what the overview of `curate status` shows, at the same cost for 5
+        competitions or 5,000. (A task synthesize rejected has a status in synthesize alone: it is no competition.)"""
+        marks = ", ".join("?" * len(besides))
         total = self.db.execute("SELECT COUNT(*) FROM (SELECT slug FROM competitions UNION "
-                                "SELECT competition FROM stage_status)").fetchone()[0]
+                                f"SELECT competition FROM stage_status GROUP BY competition "
+                                f"HAVING MAX(stage NOT IN ({marks})))",
+                                tuple(besides)).fetchone()[0]
         tallies: dict[str, dict[str, int]] = {}
         for row in self.db.execute("SELECT stage, status, COUNT(*) AS n FROM stage_status GROUP BY stage, status"):
             tallies.setdefault(row["stage"], {})[row["status"]] = row["n"]
         return total, tallies
+
+    def failures_from_answers(self) -> dict[str, int]:
+        """Stage -> failed competitions whose failed item (the key its detail starts with) got an answer on its last
+        logged call, or no call at all: a rerun is answered from the cache and fails the same way. One statement:
+        the call log is read once for the failed items, whatever their number."""
+        rows = self.db.execute(
+            "WITH failed AS (SELECT stage, substr(stage, 1, instr(stage || ':', ':') - 1) AS family, "
+            "substr(detail, 1, instr(detail, ': ') - 1) AS item FROM stage_status WHERE status = 'failed'), "
+            "last AS (SELECT stage, item, MAX(id) AS id FROM llm_calls WHERE item IN (SELECT item FROM failed) "
+            "GROUP BY stage, item) "
+            "SELECT failed.stage AS stage, COUNT(*) AS n FROM failed "
+            "LEFT JOIN last ON last.item = failed.item AND last.stage = failed.family "
+            "LEFT JOIN llm_calls AS call ON call.id = last.id "
+            "WHERE call.error IS NULL GROUP BY failed.stage")
+        return {row["stage"]: row["n"] for row in rows}
 
     def stage_states(self) -> dict[str, dict[str, dict[str, str]]]:
         """Slug -> stage -> {"status", "detail"}: every stored state in one read, for the per-competition report."""

@@ -38,7 +38,7 @@ class LLMCallsMixin(StoreMixin):
         """Spend, tokens and cache savings per (stage, role, provider:model)."""
         rows = self.db.execute(
             "SELECT stage, role, provider || ':' || model AS model, COUNT(*) AS calls, SUM(cached) AS cache_hits, "
-            "SUM(error IS NOT NULL) AS failed, SUM(tokens_in) AS tokens_in, SUM(tokens_out) AS tokens_out, "
+            "SUM(error IS NOT NULL) AS call_errors, SUM(tokens_in) AS tokens_in, SUM(tokens_out) AS tokens_out, "
             "SUM(tokens_cached) AS tokens_cached, SUM(tokens_cache_write) AS tokens_cache_write, SUM(cost_usd) AS cost_usd, SUM(saved_usd) AS saved_usd "
             "FROM llm_calls GROUP BY stage, role, provider, model ORDER BY stage, role, model")
         return [CostLine(**dict(row)) for row in rows]

@@ -71,3 +71,22 @@ def test_a_text_an_annotator_fixed_is_merged_once_merge_takes_the_fix(project, s
     assert counts(review_row("kk")) == (0, 6, 0)
     assert "kk: 5 keep, 1 fix" in curate("merge", "--lang", "kk").output
     assert counts(review_row("kk")) == (0, 0, 6)
+
+
+def test_merge_says_a_text_with_no_translation_has_none_rather_than_waiting_for_its_review(project, store):
+    """Issue 24, item 9: `--comp` said "merge:kk waiting for review of data_card" for a data card translate failed
+    on: there was nothing to review."""
+    from tests.review.seeding import seed_competition
+
+    seed_competition(store, "titanic")
+    for field in ("description", "domain"):
+        seed_translation(store, "titanic", field, "kk", KK[field])
+    store.set_status("titanic", "translate:kk", "failed", "titanic/data_card/kk: no translation after 3 attempts: "
+                                                          "the last answer was not one (it is a refusal)")
+    review_round(project)
+    assert "kk: 2 keep" in curate("merge", "--lang", "kk").output
+
+    shown = CliRunner().invoke(app, ["status", "--comp", "titanic"], env={"COLUMNS": "120"}).stdout
+    merge = next(line for line in shown.splitlines() if line.startswith("merge:kk"))
+    assert "waiting for review of data_card" not in merge
+    assert "data_card: no translation (translate failed; why: `curate status --why --lang kk`)" in merge

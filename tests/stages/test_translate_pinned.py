@@ -116,7 +116,7 @@ def test_a_changed_call_parameter_is_a_change_too(reviewed, llm_server):
     project, fix = reviewed
     prompt = project / "prompts" / "translate.md"  # undo the fixture's prompt edit: only the parameter changes
     prompt.write_text(prompt.read_text(encoding="utf-8").removesuffix("\nKeep the register formal.\n"), encoding="utf-8")
-    assert "translate:kk: 0 done" in curate("translate", "--lang", "kk,be", "--yes").output
+    assert "translate: nothing to do in kk, be" in curate("translate", "--lang", "kk,be", "--yes").output
     toml = project / "curate.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace("# temperature = 0.0", "temperature = 0.5"), encoding="utf-8")
     llm_server.respond_with(Translator())
