@@ -59,6 +59,23 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project
     assert llm_server.count() == calls  # a rerun of finished stages sends nothing
 
 
+def test_a_rerun_with_nothing_to_translate_starts_no_checks_process(kazakh_project) -> None:
+    # It used to be started, and every target's models loaded (875 MiB at 500 competitions), before ingest.
+    from curation.checks import off_loop
+
+    off_loop._stop()  # none left by an earlier test
+    assert runner.invoke(app, ["run"]).exit_code == 0
+    assert off_loop._pool is not None  # the translations were checked in it
+    off_loop._stop()  # as when that run's process exited
+
+    again = runner.invoke(app, ["run"])
+    translate = runner.invoke(app, ["translate"])
+
+    assert again.exit_code == 0, again.output
+    assert translate.exit_code == 0, translate.output
+    assert off_loop._pool is None
+
+
 def test_run_again_after_merge_retranslates_what_a_reviewer_rejected_and_pushes_it(kazakh_project, llm_server) -> None:
     project = kazakh_project
     from tests.review.seeding import fill

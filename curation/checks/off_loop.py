@@ -7,8 +7,10 @@ loop, and a stalled loop sends no request: the rate limiter's slots pass unused.
 machine's other core and never hold the run's GIL; a translate run sends its requests while earlier answers are
 checked. One process: the checks of a run go through it in order, and every model is loaded once.
 
-`warm_up` starts that process and has it load lingua's models of the languages' scripts and their sentence
-encoders, so `curate run` can start it before describe and find it ready when translate begins.
+`warm_up` starts that process and has it load lingua's models of a language's script and its sentence encoder. The
+translate stage calls it as a language's first text goes out, so the models load while that request is answered,
+and only for languages with something to translate: a rerun with nothing pending starts no process at all (it used
+to start one and load every target's models, 0.7 GB, before knowing).
 
 If the process dies (killed, out of memory), the check that was waiting runs in a thread of the run's own process
 and the next one starts a new process: a lost worker costs time, never a result.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -36,13 +39,29 @@ from curation.records import CheckResult
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_warmed: set[str] = set()  # the languages whose models the current checks' process was asked to load
+_M_ARENA_MAX = -8  # glibc's malloc.h
 
 
 def _worker_setup(run_pid: int) -> None:
-    """In the checks' process, before its first job: end when the run is gone (Ctrl-C it ignores from its start)."""
+    """In the checks' process, before its first job: one heap, and end when the run is gone (Ctrl-C it ignores from
+    its start)."""
+    _one_heap()
     # A run killed by a signal runs no exit hook, and a worker busy loading models (seconds) does not notice its
-    # closed pipe: without this it would live on, holding its models' memory (~600 MB), one per killed run.
+    # closed pipe: without this it would live on, holding its models' memory (~500 MB), one per killed run.
     threading.Thread(target=_end_with, args=(run_pid,), name="end-with-run", daemon=True).start()
+
+
+def _one_heap() -> None:
+    """One malloc arena for the whole process (glibc's mallopt; elsewhere nothing happens), set before any thread.
+
+    lingua reads a language's model files in threads of its own, and each thread got an arena of its own: what they
+    freed stayed spread over them, 15-25 MB more (varying from one run to the next) once the twelve default targets'
+    models had loaded. Loading is no slower."""
+    try:
+        ctypes.CDLL(None).mallopt(_M_ARENA_MAX, 1)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def _end_with(run_pid: int, every: float = 0.5) -> None:
@@ -90,6 +109,7 @@ def _stop() -> None:
     global _pool
     with _lock:
         pool, _pool = _pool, None
+        _warmed.clear()
     if pool is not None:
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
@@ -115,13 +135,19 @@ async def check_translation_off_loop(source_text: str, translation: str, languag
         global _pool
         with _lock:
             if _pool is pool:
-                _pool = None  # the next check starts a new process
+                _pool = None  # the next check starts a new process (which loads as the checks need)
+                _warmed.clear()
         return await asyncio.to_thread(job)
 
 
 def warm_up(languages: Iterable[str], settings: Settings) -> None:
-    """Start the checks' process loading the models the checks of `languages` use; returns at once."""
-    languages = tuple(languages)
+    """Start the checks' process loading the models the checks of `languages` use (those not asked for already);
+    returns at once."""
+    with _lock:
+        languages = tuple(code for code in dict.fromkeys(languages) if code not in _warmed)
+        _warmed.update(languages)
+    if not languages:
+        return
     encoders = sorted({adequacy.encoder_name(code) for code in languages} - {None}) if settings.translate.adequacy else []
     _checks_process().submit(_load, languages, encoders)
 
@@ -131,7 +157,21 @@ def _load(languages: tuple[str, ...], encoders: list[str]) -> None:
     sentence (USE reads its weights on its first call)."""
     try:
         language_id.preload(languages)
+        _give_back_freed_memory()  # lingua's read buffers (80 MB), before the encoders' weights come in
         for name in encoders:
             adequacy.model(name)(["warm up"])
     except Exception:  # noqa: BLE001 - a model that does not load is reported by the check that needs it
+        pass
+    _give_back_freed_memory()
+
+
+def _give_back_freed_memory() -> None:
+    """Return the C heap's free pages to the system (glibc's malloc_trim; elsewhere nothing happens).
+
+    lingua parses a language's model files into buffers it frees once the models are built, and the encoders read
+    their weights through temporary arrays: freed, but kept by the allocator (10 MB after the twelve default
+    targets' models had loaded one language at a time, 50-150 MB when they loaded a script at a time)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
         pass

@@ -122,7 +122,6 @@ def translate(
     """Translate descriptions, data cards and domains into the target languages, with automatic checks."""
     import asyncio
 
-    from curation.checks.off_loop import warm_up
     from curation.llm import LLM, LLMConfigError
     from curation.prompts import PromptError
     from curation.stages.redo import translate_redo
@@ -135,7 +134,6 @@ def translate(
     if wants_dry_run(dry_run, as_json):
         return show_dry_run(settings, ("translate",), languages, competition=competition, force=force,
                             redo_reviewed=redo_reviewed, as_json=as_json)
-    warm_up(languages, settings)  # the checks' models load while the store is read and the first requests go out
     with open_store(settings) as store:
         known_competition(store, competition)
         try:

@@ -87,13 +87,12 @@ def run(
         return show_dry_run(settings, ("describe", "tag", "translate"), targets, redo_reviewed=redo_reviewed,
                             as_json=as_json)
     if targets:
-        from curation.checks.off_loop import warm_up
         from curation.llm.providers import import_sdks
 
-        # The SDKs first (about a second of CPU, slower once the checks' process competes for memory and cores),
-        # then the translation checks' models load in their process while ingest, describe and tag run.
+        # The SDKs first (about a second of CPU, slower once the checks' process competes for memory and cores). The
+        # translation checks' process starts with a language's first translation (curation/checks/off_loop.py), so
+        # a rerun with nothing to translate starts none.
         import_sdks(settings, PIPELINE_ROLES)
-        warm_up(targets, settings)
     review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
     steps: list[tuple[str, Callable[[], object]]] = [("ingest", lambda: ingest(source=None, top=None, code=None, config=config))]
     if settings.llm.mode == "batch":  # --batch, or [llm] mode in curate.toml

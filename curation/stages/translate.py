@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
 from curation.checks.not_content import not_content
-from curation.checks.off_loop import check_translation_off_loop
+from curation.checks.off_loop import check_translation_off_loop, warm_up
 from curation.checks.quality_estimate import QualityEstimate, as_check
 from curation.config import Settings
 from curation.excerpt import plural
@@ -278,6 +278,9 @@ class TranslateStage:
         return TranslateResult(item=item, translation=translation)
 
     async def _translate(self, item: TranslateItem, llm: LLM) -> Outcome:
+        # The checks' models of this language load (once) while its first request is answered; a run with nothing
+        # to translate into a language loads none of them.
+        warm_up((item.language,), self.settings)
         masked = mask_identifiers(item.source_text, item.names)
         failures: list[str] = []
         previous = ""
