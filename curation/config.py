@@ -17,8 +17,8 @@ from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_
                                      ModelSettings, Price, ProviderSettings, RoleParameters, Strict, default_prices,
                                      default_providers)
 from curation.stage_settings import (DEFAULT_DOMAINS, LENGTH_RATIOS, DescribeSettings, IngestSettings,  # noqa: F401
-                                     MetaKaggleSettings, PublishSettings, ReviewSettings, SynthesizeSettings,
-                                     TagSettings, TranslateSettings)
+                                     MetaKaggleSettings, OutlineSettings, PublishSettings, ReviewSettings,
+                                     SynthesizeSettings, TagSettings, TranslateSettings)
 
 CONFIG_FILE = "curate.toml"
 # Where a misspelled key is sent to look; scripts/config_reference.py writes it from the models below.
@@ -26,7 +26,7 @@ REFERENCE = "docs/configuration.md"
 # Settings fields that are not keys of the file: curate.toml may not set them.
 NOT_KEYS = ("root", "secrets")
 
-ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review")
+ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review", "outline", "outline_judge")
 
 # Environment variables that hold secrets; a key of the same name in curate.toml is refused.
 SECRET_VARIABLES = {
@@ -121,6 +121,7 @@ class Settings(Strict):
     review: ReviewSettings = ReviewSettings()
     publish: PublishSettings = PublishSettings()
     synthesize: SynthesizeSettings = SynthesizeSettings()
+    outline: OutlineSettings = OutlineSettings()
     # [languages.<code>] (see `language`)
     languages: dict[str, LanguageNames] = Field(
         default_factory=dict, description="A project's own grading-harness file name or native name for a language, "
