@@ -53,8 +53,8 @@ def test_the_outline_is_scored_in_the_rubric_row_and_pulled(seeded: Store, revie
         "titanic", "ana", 1, "the features part misses the family size")
     assert scored.outline_hash == outline_hash(OUTLINE)
     [problem] = report.problems
-    assert problem == ("rubric-ana.xlsx tab 'rubric' row 2 (spaceship-titanic): an outline score, but this row was pushed without an outline; "
-                       "clear it, or push again for the row with the outline")
+    assert problem == ("rubric-ana.xlsx tab 'rubric' row 2 (spaceship-titanic): an outline score, but this row was "
+                       "pushed without an outline; clear it, or push again for the row with the outline")
     written = [file for file in report.files if file.name.endswith("-outline.csv")]
     assert len(written) == 1
     with written[0].open(encoding="utf-8") as handle:
