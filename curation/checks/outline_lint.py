@@ -19,9 +19,12 @@ from curation.records import Competition, LintFinding
 _FENCE = re.compile(r"```|~~~")
 _IMPORT = re.compile(r"^\s*(?:[-*]\s+)?(?:import\s+[A-Za-z_][\w.]*|from\s+[A-Za-z_][\w.]*\s+import\b)", re.M)
 # `name = value` or `name += value` as code writes it (prose says "equal to").
-_ASSIGNMENT = re.compile(r"(?<![\w.])[A-Za-z_][\w.\[\]'\"]*\s*(?:[+\-*/]?=)(?!=)\s*[\w\[\(\"'{-]")
-# A call: a name with its parentheses right after it, `fit()` or `train_test_split(X, y)`; prose puts a space first.
-_CALL = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")
+_ASSIGNMENT = re.compile(r"(?<![\w.])[A-Za-z_][\w.\[\]'\"]*\s*(?:[+\-*/]?=)(?!=)\s*[^\s,;]+")
+# A call: a name with its parentheses right after it, `fit()`, `train_test_split(X, y)` or a method of an indexed
+# value (`df['Name'].str.extract(p)`); prose puts a space first.
+_CALL = re.compile(r"(?<!\w)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\((?:[^()]|\([^()]*\))*\)")
+# Indexing as code writes it: `df['Name']`, `X[:, 0]`.
+_SUBSCRIPT = re.compile(r"(?<!\w)[A-Za-z_]\w*\[[^\]\n]*\]")
 # A dotted name as code spells it (`pd.read_csv`, `sklearn.model_selection`, `df.groupby`): both parts two or more
 # characters, so "e.g." and "i.e." pass; a file name with an extension is the path rule's.
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w(])")
@@ -84,7 +87,7 @@ def lint_outline(text: str, competition: Competition) -> list[LintFinding]:
             seen.add((rule, words.lower()))
             findings.append(LintFinding(rule=rule, matched=words))
 
-    for pattern in (_FENCE, _IMPORT, _ASSIGNMENT, _CALL):
+    for pattern in (_FENCE, _IMPORT, _ASSIGNMENT, _CALL, _SUBSCRIPT):
         for match in pattern.finditer(text):
             add("code", match.group(0))
     for match in _DOTTED.finditer(text):
