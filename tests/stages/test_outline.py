@@ -32,8 +32,12 @@ def configure(project, **outline) -> None:
     text = toml.read_text(encoding="utf-8")
     for limit in ("requests_per_minute = 500\n", "requests_per_minute = 50\n"):
         text = text.replace(limit, "requests_per_minute = 60000\n")
-    text += "\n[outline]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in outline.items())
-    toml.write_text(text, encoding="utf-8")
+    for limit in ("tokens_per_minute = 200000\n", "tokens_per_minute = 40000\n"):
+        text = text.replace(limit, "tokens_per_minute = 100000000\n")
+    head, _, section = text.partition("\n[outline]\n")
+    section = "".join(line + "\n" for line in section.splitlines() if line.split(" = ")[0] not in outline)
+    keys = "".join(f"{key} = {json.dumps(value)}\n" for key, value in outline.items())
+    toml.write_text(f"{head}\n[outline]\n{keys}{section}", encoding="utf-8")
 
 
 def outlines(project) -> dict:
@@ -152,3 +156,27 @@ def test_outlines_translated_through_the_translate_checks_when_asked(kazakh_proj
         assert {check.name for check in translated["titanic"].checks} >= {"language", "script"}
         assert store.status("titanic", "outline:kk").status in ("done", "needs_human")
         assert store.translations("kk") == []  # never among the texts that go to review and the plain configs
+
+
+def test_doctor_asks_after_the_outline_models_only_when_outlines_are_on(project):
+    assert "outline_judge" not in curate("doctor").output
+    configure(project, enabled=True)
+
+    checked = curate("doctor")
+
+    assert "ANTHROPIC_API_KEY is not set; models.refine, task_review, outline_judge (anthropic) need it" in checked.output
+
+
+def test_the_sample_model_answers_the_outline_roles(project, llm_server, monkeypatch):
+    from tests.fakes.sample_model import SampleModel
+
+    llm_server.respond_with(SampleModel())
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    configure(project)
+    assert curate("ingest").exit_code == 0
+
+    result = curate("outline")
+
+    assert result.exit_code == 0, result.output
+    assert "outline: 6 done, 0 failed" in result.output and sorted(outlines(project)) == WITH_NOTEBOOKS
