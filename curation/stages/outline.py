@@ -115,10 +115,12 @@ class OutlineStage:
         self.waiting = [] if competitions is None else [slug for slug in self.waiting if slug not in set(competitions)]
         stored = {outline.competition: outline for outline in store.outlines()}
         states = {status.competition: status for status in store.statuses(STAGE)}
+        # Every competition's notebooks in one streamed query (in slug order); a few asked again, one by one.
+        notebooks_of = store.notebooks_by_competition(self.only) if competitions is None else store.notebooks
         items = []
         for competition in looked_at(store, self.only, competitions):
             slug = competition.competition
-            notebooks = store.notebooks(slug)
+            notebooks = notebooks_of(slug)
             if not notebooks:
                 self.waiting.append(slug)
                 if (state := states.get(slug)) is None or (state.status, state.detail) != ("pending", WAITING):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, field_validator, model_validator
 
 from curation.records import JUDGE_CRITERIA, CandidateVerdict, JudgedCriterion
 
@@ -35,7 +35,7 @@ class OutlineAnswer(BaseModel):
     model: Sentences
     training_and_validation: Sentences
     inference_and_submission: Sentences
-    sources: list[int] = Field(default_factory=list)  # the notebooks' numbers in the prompt (1 = best ranked)
+    sources: list[int]  # the notebooks' numbers in the prompt (1 = best ranked)
 
 
 class JudgedOutline(BaseModel):

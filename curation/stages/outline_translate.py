@@ -40,9 +40,16 @@ class OutlineTranslateStage(TranslateStage):
         """Outlines with no translation into this language, a stale or a failed one. `competitions`: look again at
         these only (`curate outline` asks once their outline is written)."""
         chosen = looked_at(store, self.only, competitions)
-        outlines = {outline.competition: outline for outline in store.outlines()}
-        stored = {t.competition: t for t in store.outline_translations(language=self.language)}
-        states = {status.competition: status for status in store.statuses(self.name)}
+        if competitions is None:  # whole tables read once
+            outlines = {outline.competition: outline for outline in store.outlines()}
+            stored = {t.competition: t for t in store.outline_translations(language=self.language)}
+            states = {status.competition: status for status in store.statuses(self.name)}
+        else:  # a few competitions whose outline was just written: their rows only, not the whole tables again
+            slugs = [competition.competition for competition in chosen]
+            outlines = {slug: found for slug in slugs if (found := store.outline(slug)) is not None}
+            stored = {t.competition: t for slug in slugs
+                      for t in store.outline_translations(language=self.language, competition=slug)}
+            states = {slug: found for slug in slugs if (found := store.status(slug, self.name)) is not None}
         items = []
         for competition in chosen:
             slug = competition.competition
