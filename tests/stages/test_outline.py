@@ -180,3 +180,21 @@ def test_the_sample_model_answers_the_outline_roles(project, llm_server, monkeyp
 
     assert result.exit_code == 0, result.output
     assert "outline: 6 done, 0 failed" in result.output and sorted(outlines(project)) == WITH_NOTEBOOKS
+
+
+def test_outline_in_batch_mode_sends_the_candidates_then_the_judges_as_batches(kazakh_project, llm_server):  # noqa: F811
+    configure(kazakh_project)
+    toml = kazakh_project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nbatch_poll_seconds = 0.01\n", 1),
+                    encoding="utf-8")
+    assert curate("ingest").exit_code == 0
+
+    batched = curate("outline", "--batch")
+
+    assert batched.exit_code == 0, batched.output
+    assert "outline: 6 done, 0 failed" in batched.output and sorted(outlines(kazakh_project)) == WITH_NOTEBOOKS
+    created = list(llm_server.batches.created)
+    # one round of candidates (18 requests), then one of judges (6): every request went through a batch
+    assert sorted(count for _, _, count in created) == [6, 18]
+    assert llm_server.count() == 24
+    assert curate("outline", "--batch").exit_code == 0 and llm_server.count() == 24  # a rerun sends nothing
