@@ -103,3 +103,30 @@ def test_outlines_load_as_their_own_config_and_leave_the_language_configs_unchan
     assert "## Solution outlines (config `outlines`)" in card
     assert 'load_dataset("dist/hinted", "outlines", split="test")' in card or '"outlines", split="test")' in card
     assert "outlines" not in (kazakh_project / "dist" / "plain" / "README.md").read_text(encoding="utf-8")
+
+
+def test_translated_outlines_are_rows_of_their_language_with_their_parts(kazakh_project: Path, store: Store,
+                                                                        tmp_path: Path):
+    from curation.records import CheckResult, Translation
+
+    toml = kazakh_project / "curate.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("translate = false", "translate = true", 1),
+                    encoding="utf-8")
+    outline = an_outline("titanic")
+    store.save_outline(outline)
+    kazakh = "\n\n".join(f"## Бөлім {number}\n- Қадам {number}." for number in range(1, 6))
+    store.save_outline_translation(Translation(
+        competition="titanic", field="outline", language="kk", source_text=outline.text(), source_hash="s",
+        text=kazakh, checks=[CheckResult(name="language", passed=False, detail="too much English")], flagged=True))
+    store.save_outline_translation(Translation(  # of an older outline: not published with this one
+        competition="titanic", field="outline", language="ru", source_text="## Old\n- step", source_hash="o",
+        text="## Старый\n- шаг"))
+
+    published = curate("publish", "--version", "1.0.0", "--to", "dist/hinted")
+
+    assert published.exit_code == 0, published.output
+    rows = load_release(str(kazakh_project / "dist" / "hinted"), ["outlines"], tmp_path / "hf-cache")["outlines"]["rows"]
+    assert [(row["language"], row["provenance"], row["flagged"]) for row in rows] == [
+        ("en", "machine", False), ("kk", "machine translation", True)]
+    assert rows[1]["outline"] == kazakh and rows[1]["model"] == ["Қадам 3."]
+    assert rows[1]["sources"] == rows[0]["sources"] and rows[1]["review_score"] is None
