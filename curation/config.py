@@ -17,8 +17,8 @@ from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_
                                      ModelSettings, Price, ProviderSettings, RoleParameters, Strict, default_prices,
                                      default_providers)
 from curation.stage_settings import (DEFAULT_DOMAINS, LENGTH_RATIOS, DescribeSettings, IngestSettings,  # noqa: F401
-                                     MetaKaggleSettings, PublishSettings, ReviewSettings, SynthesizeSettings,
-                                     TagSettings, TranslateSettings)
+                                     MetaKaggleSettings, OutlineSettings, PublishSettings, ReviewSettings,
+                                     SynthesizeSettings, TagSettings, TranslateSettings)
 
 CONFIG_FILE = "curate.toml"
 # Where a misspelled key is sent to look; scripts/config_reference.py writes it from the models below.
@@ -26,7 +26,9 @@ REFERENCE = "docs/configuration.md"
 # Settings fields that are not keys of the file: curate.toml may not set them.
 NOT_KEYS = ("root", "secrets")
 
-ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review")
+ROLES = ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review", "outline", "outline_judge")
+# Roles called only when their stage is on for the project ([outline] enabled); `curate outline` names them itself.
+OUTLINE_ROLES = ("outline", "outline_judge")
 
 # Environment variables that hold secrets; a key of the same name in curate.toml is refused.
 SECRET_VARIABLES = {
@@ -121,6 +123,7 @@ class Settings(Strict):
     review: ReviewSettings = ReviewSettings()
     publish: PublishSettings = PublishSettings()
     synthesize: SynthesizeSettings = SynthesizeSettings()
+    outline: OutlineSettings = OutlineSettings()
     # [languages.<code>] (see `language`)
     languages: dict[str, LanguageNames] = Field(
         default_factory=dict, description="A project's own grading-harness file name or native name for a language, "
@@ -141,7 +144,7 @@ class Settings(Strict):
 
     @model_validator(mode="after")
     def _roles_have_providers(self) -> "Settings":
-        for role in self.roles_in_use():
+        for role in (*ROLES, *(("qe",) if self.models.qe else ())):
             provider = getattr(self.models, role).split(":", 1)[0]
             if provider not in self.providers:
                 known = ", ".join(sorted(self.providers))
@@ -159,9 +162,12 @@ class Settings(Strict):
         value = getattr(self.paths, name)
         return value if value.is_absolute() else self.root / value
 
-    def roles_in_use(self, roles: Iterable[str] = ROLES) -> list[str]:
-        """`roles` (by default every role) and `qe` when quality estimation is on: the roles whose models get
-        called. qe reads what translate wrote, so it goes with any set of roles that translates."""
+    def roles_in_use(self, roles: Iterable[str] | None = None) -> list[str]:
+        """`roles` (by default every role, the outline roles when [outline] is enabled) and `qe` when quality
+        estimation is on: the roles whose models get called. qe reads what translate wrote, so it goes with any set
+        of roles that translates."""
+        if roles is None:
+            roles = [role for role in ROLES if role not in OUTLINE_ROLES or self.outline.enabled]
         return [*roles, *(("qe",) if self.models.qe else ())]
 
     def provider_for(self, role: str) -> tuple[str, ProviderSettings, str]:

@@ -1,5 +1,5 @@
 """What a run would send before it sends anything: per stage and language, the calls the cache cannot answer and
-their estimated cost at [prices] (`--dry-run` on run, describe, tag and translate).
+their estimated cost at [prices] (`--dry-run` on run, describe, tag, translate and outline).
 
 Each stage's pending items go through the stage's own run_one against DryRunLLM, which answers from the cache and
 notes every other request, so the counted requests are the ones a real run would build. Costs are estimates: the
@@ -8,8 +8,11 @@ before a big redo). Where a stage's inputs do not exist yet - tag and translate 
 still to write, in `curate run --dry-run` - the calls are counted from what is known (one tag per competition, one
 translation per field and language, one per vocabulary domain at most) with a typical description's length, and
 marked as estimated. Each call's cost is multiplied by the answers per item this project has paid so far for its
-role (retries; curation/llm/pricing.py's calls_per_item). What a dry run writes is only what selecting pending work always writes (describe's "needs a
-person" notes for competitions with nothing to describe from): no output, no call-log row, no cache entry.
+role (retries; curation/llm/pricing.py's calls_per_item). Outline's judge request needs the candidates' answers, so
+it is counted at a typical outline's length, estimated like the translations of outlines not written yet. What a dry
+run writes is only what selecting pending work always writes (describe's "needs a person" notes for competitions with
+nothing to describe from, outline's "waiting" for those without notebooks): no output, no call-log row, no cache
+entry.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from curation.store import Store
 # Stand-in for a description not written yet: as long as a typical describe answer.
 TYPICAL_DESCRIPTION = "word " * (TYPICAL_OUTPUT_TOKENS["describe"] * BYTES_PER_TOKEN // 5)
 TYPICAL_DOMAIN = "environmental science"
+# Stand-in for an outline not written yet: as long as a typical outline answer.
+TYPICAL_OUTLINE = "word " * (TYPICAL_OUTPUT_TOKENS["outline"] * BYTES_PER_TOKEN // 5)
 
 
 @dataclass
@@ -192,11 +197,60 @@ async def _translate(store: Store, settings: Settings, stages: list, plan: DryRu
                           f"{settings.translate.max_attempts} attempts in all{measured}")
 
 
+async def _outline(store: Store, settings: Settings, plan: DryRun, only: str | None = None,
+                        force: bool = False, languages: list[str] | None = None) -> None:
+    """Add the outline row (and one row per language translating outlines) to `plan`."""
+    from curation.checks.masking import mask_identifiers, protected_names
+    from curation.stages.outline import OutlineStage
+    from curation.stages.outline_translate import OutlineTranslateStage
+
+    stage = OutlineStage(settings, only=only, force=force)
+    row = PlanRow("outline", settings.project.source_language)
+    items = stage.pending(store, settings)
+    llm = DryRunLLM(settings, store, stage="outline")
+    row.fail_again = await _through(stage, items, llm)
+    asking = set()
+    for call in llm.wanted.values():
+        plan.count(settings, row, call.role, Usage(call.tokens_in, TYPICAL_OUTPUT_TOKENS[call.role]))
+        asking.add(call.item)
+    judge = stage.prompts["outline_judge"]
+    for item in items:
+        if item.key not in asking or any(call.role == "outline_judge" for call in llm.wanted.values()
+                                         if call.item == item.key):
+            continue
+        outlines = [{"number": number, "text": TYPICAL_OUTLINE} for number in range(1, stage.candidates + 1)]
+        messages = judge.render(**stage.task_variables(item), outlines=outlines)
+        plan.count(settings, row, "outline_judge", Usage(estimate_input_tokens(messages, None),
+                                                         TYPICAL_OUTPUT_TOKENS["outline_judge"]), True)
+    row.items, row.cached = len(items), llm.cache_hits
+    plan.rows.append(row)
+    if stage.waiting:
+        plan.notes.append(f"outline: {len(stage.waiting)} competitions wait for notebooks")
+    changing = {item.competition for item in items}
+    for language in languages or []:
+        translator = OutlineTranslateStage(settings, language, only=only, force=force)
+        row = PlanRow("outline", language)
+        waiting = [item for item in translator.pending(store, settings) if item.competition not in changing]
+        llm = DryRunLLM(settings, store, stage="outline")
+        row.fail_again = await _through(translator, waiting, llm)
+        for call in llm.wanted.values():
+            plan.count(settings, row, call.role, Usage(call.tokens_in, TYPICAL_OUTPUT_TOKENS.get(call.role)
+                                                       or translation_tokens_out(TYPICAL_OUTLINE)))
+        for slug in sorted(changing):
+            text = mask_identifiers(TYPICAL_OUTLINE, protected_names(store.competition(slug))).text
+            messages = translator.first_request("outline", text)
+            plan.count(settings, row, "translate", Usage(estimate_input_tokens(messages, None),
+                                                         translation_tokens_out(TYPICAL_OUTLINE)), True)
+        row.items, row.cached = len(waiting) + len(changing), llm.cache_hits
+        plan.rows.append(row)
+
+
 async def plan_run(store: Store, settings: Settings, stages: tuple[str, ...], languages: list[str],
                    only: str | None = None, force: bool = False, max_rounds: int | None = None,
                    redo_reviewed: bool = False) -> DryRun:
-    """The dry run of `stages` (describe, tag, translate, in that order); when describe is among them, the later
-    stages count the competitions it would (re)write as estimates."""
+    """The dry run of `stages` (describe, tag, translate, outline, in that order); when describe is among them, the
+    later stages count the competitions it would (re)write as estimates. Outline's translations go into `languages`
+    when [outline] translate is on."""
     from curation.stages.describe import DescribeStage
     from curation.stages.tag import TagStage
     from curation.stages.translate import TranslateStage
@@ -212,6 +266,9 @@ async def plan_run(store: Store, settings: Settings, stages: tuple[str, ...], la
         translators = [TranslateStage(settings, code, only=only, force=force, redo_reviewed=redo_reviewed)
                        for code in languages]
         await _translate(store, settings, translators, plan, changing)
+    if "outline" in stages:
+        await _outline(store, settings, plan, only=only, force=force,
+                       languages=languages if settings.outline.translate else [])
     return plan
 
 

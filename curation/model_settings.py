@@ -59,6 +59,8 @@ DEFAULT_MODELS = {
     "translate": "openai:gpt-5.5-2026-04-23",
     "synthesize": "openai:gpt-5.5-2026-04-23",
     "task_review": "anthropic:claude-sonnet-5-5",
+    "outline": "openai:gpt-5.5-2026-04-23",
+    "outline_judge": "anthropic:claude-sonnet-5-5",
 }
 
 
@@ -106,6 +108,11 @@ class ModelSettings(Strict):
                             description="Brainstorm and design of synthesized tasks.")
     task_review: str = Field(default=DEFAULT_MODELS["task_review"],
                              description="Their soundness review, by the other vendor.")
+    outline: str = Field(default=DEFAULT_MODELS["outline"],
+                         description="Writes candidate solution outlines from the top notebooks' code.")
+    outline_judge: str = Field(default=DEFAULT_MODELS["outline_judge"],
+                               description="Scores the candidate outlines on a rubric and picks the best (by "
+                                           "default the other vendor).")
     qe: str | None = Field(
         default=None, description="Optional quality estimation of translations (MQM-style findings) by a second model; "
                                   "off when unset; \"auto\": the default model of the other vendor than the "

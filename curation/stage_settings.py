@@ -1,4 +1,4 @@
-"""[ingest], [describe], [tag], [translate], [review], [publish], [synthesize]: what the stages read from curate.toml.
+"""[ingest], [describe], [tag], [translate], [review], [publish], [synthesize], [outline]: what the stages read from curate.toml.
 
 Every key carries its description: scripts/config_reference.py writes docs/configuration.md from them.
 """
@@ -146,3 +146,17 @@ class SynthesizeSettings(Strict):
     baseline_seconds: float = Field(default=300.0, gt=0, description="The baseline run is stopped after this long ...")
     baseline_memory_mb: int = Field(default=4096, ge=256,
                                     description="... or when it needs more memory than this (MB).")
+
+
+class OutlineSettings(Strict):
+    """`curate outline`: code-free solution outlines from the top notebooks, best of K by a judge."""
+
+    enabled: bool = Field(default=False, description="Make outlines as a step of `curate run`; `curate outline` "
+                                                     "makes them whatever this says.")
+    candidates: int = Field(default=3, ge=1, le=9, description="Candidate outlines written per competition (K); the "
+                                                               "`outline_judge` model picks the best.")
+    token_budget: int = Field(default=12000, ge=500, description="Notebook code sent with one request, in tokens, "
+                                                                  "shared by the competition's top notebooks (best "
+                                                                  "first); each is cut to its share.")
+    translate: bool = Field(default=False, description="Translate the outlines into the target languages through "
+                                                       "the translate stage and its checks.")

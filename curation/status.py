@@ -53,6 +53,7 @@ NEXT_COMMANDS = {
     "translate": "curate translate",
     "review": "curate review push",
     "merge": "curate merge",
+    "outline": "curate outline",
 }
 AFTER_COMMANDS = {"curate review push": ", then `curate review pull` once the sheets come back"}
 # A failed item whose model answered is answered from the cache on a rerun and fails the same way, at no cost
@@ -63,6 +64,7 @@ ASK_ANEW = {
     "tag": "add the domain to [tag] vocabulary, or change prompts/tag.md or [models] tag",
     "translate": "change prompts/translate.md or [models] translate (another model, or its temperature), or raise "
                  "[translate] max_attempts",
+    "outline": "change prompts/outline.md or prompts/outline_judge.md, or [models] outline or outline_judge",
 }
 
 
@@ -114,6 +116,11 @@ def register_stage(name: str, order: int = 50, per_language: bool = False, every
     (_families if per_language else _stages)[name] = order
     if not every_competition:
         _partial.add(name)
+
+
+def _is_partial(stage: str) -> bool:
+    """A stage for some competitions only, or one of its languages (`outline:kk` as `outline`)."""
+    return stage in _partial or stage.partition(":")[0] in _partial
 
 
 def _order(stage: str) -> tuple[int, str]:
@@ -273,7 +280,7 @@ def build_status(store: Store, settings: Settings, languages: list[str], detail:
                         languages=languages, source_language=settings.project.source_language, spend_usd=sum(line.cost_usd for line in costs),
                         calls=sum(line.calls - line.cache_hits for line in costs),
                         cache_hits=sum(line.cache_hits for line in costs), total=total, tallies=tallies,
-                        partial=set(_partial), repeats=repeats)
+                        partial=_partial | {stage for stage in stages if _is_partial(stage)}, repeats=repeats)
 
 
 def _rows(context: StatusContext, stages: list[str], warnings: list[str]) -> list[CompetitionStatus]:
@@ -287,9 +294,9 @@ def _rows(context: StatusContext, stages: list[str], warnings: list[str]) -> lis
     for slug in sorted(set(names) | set(states)):
         known = states.get(slug, {})
         # A task synthesize rejected is no competition: it has its own state there and none elsewhere.
-        only_partial = slug not in names and all(stage in _partial for stage in known)
+        only_partial = slug not in names and all(_is_partial(stage) for stage in known)
         stage_states = {stage: known.get(stage, blank) for stage in stages
-                        if stage in known or not (stage in _partial or only_partial)}
+                        if stage in known or not (_is_partial(stage) or only_partial)}
         columns = {}
         for title, fn in _columns.items():
             try:

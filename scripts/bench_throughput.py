@@ -1,6 +1,6 @@
 """Throughput of a limit-bound `curate run`: how close the whole run comes to the provider's requests-per-minute limit.
 
-    python scripts/bench_throughput.py [--competitions 24] [--rpm 600] [--latency 0.3] [--rounds 1]
+    python scripts/bench_throughput.py [--competitions 24] [--rpm 600] [--latency 0.3] [--rounds 1] [--outline]
 
 Builds a throwaway project of `--competitions` competitions, every role on one provider limited to `--rpm`
 requests a minute (tokens far from their limit), and runs the real `curate run --yes` in a subprocess, as a curator
@@ -15,6 +15,8 @@ Prints the requests the server answered, the wall time of `curate run` (process 
 (the least time the limit allows), their ratio and the achieved share of the limit; then where the rest went:
 before the first request (start, imports, ingest), after the last answer (the last sheets, exit), the longest
 gaps between requests in between, and when the requests of each kind (describe/score/tag, translate) came.
+`--outline` runs with `[outline] enabled = true` (K candidates and a judge per competition, answered by the tests'
+TaskWriter) and says how many competitions got an outline.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def texts(number: int, language: str | None) -> dict[str, str]:
             "data_card": card + "\n\n" + pick["digits_data_card"], "domain": pick["domain_data_science"]}
 
 
-def build_project(root: Path, competitions: int, rpm: int) -> "Model":
+def build_project(root: Path, competitions: int, rpm: int, outline: bool = False) -> "Model":
     """The project, and the fake model that describes its competitions and translates their texts."""
     for folder in ("prompts", "cards"):
         shutil.copytree(REPO / folder, root / folder)
@@ -90,6 +92,8 @@ def build_project(root: Path, competitions: int, rpm: int) -> "Model":
     text = re.sub(r"(?m)^requests_per_minute = .*$", f"requests_per_minute = {rpm}", text)
     text = re.sub(r"(?m)^tokens_per_minute = .*$", "tokens_per_minute = 100000000", text)
     assert "adequacy = true" in text  # measured with the check on, as a real run is
+    if outline:
+        text = text.replace("[outline]\nenabled = false", "[outline]\nenabled = true")
     (root / "curate.toml").write_text(text, encoding="utf-8")
     return Model(descriptions, answers)
 
@@ -119,7 +123,7 @@ def one_run(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-throughput-") as scratch, \
             FakeLLMServer(latency=args.latency) as server:
         project = Path(scratch)
-        model = build_project(project, args.competitions, args.rpm)
+        model = build_project(project, args.competitions, args.rpm, args.outline)
         server.respond_with(model)
         env = {key: value for key, value in os.environ.items() if key not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
         env.update(OPENAI_BASE_URL=server.openai_base_url, ANTHROPIC_BASE_URL=server.anthropic_base_url,
@@ -144,15 +148,19 @@ def one_run(args: argparse.Namespace) -> dict:
             stages.append((name, at, until, len(asked), asked[0] if asked else None, asked[-1] if asked else None))
         kinds: dict[str, list[float]] = {}  # the requests of each kind: describe, score and tag, or translate
         for request in server.requests:
-            kind = "translate" if request.user_text.startswith("Translate this") else "describe, score, tag"
+            kind = ("translate" if request.user_text.startswith("Translate this") else "outline, outline_judge"
+                    if request.system_text.startswith(("You turn the code", "You review solution outlines"))
+                    else "describe, score, tag")
             kinds.setdefault(kind, []).append(request.received_at - started)
         with Store(project / "data" / "curation.sqlite") as store:
             translations = store.translations()
+            outlines = store.outlines()
         if args.keep:
             shutil.copytree(project, args.keep, dirs_exist_ok=True)
     gaps = sorted((b - a, a - started) for a, b in zip(arrivals, arrivals[1:]))[-3:][::-1]
     return {"exit": exit_code, "stages": stages, "kinds": kinds, "unknown": model.unknown, "calls": len(arrivals), "wall": ended - started, "summaries": summaries,
             "translations": len(translations), "flagged": sum(t.flagged for t in translations),
+            "outlines": len(outlines), "outline_choices": sorted({o.choice() for o in outlines}),
             "before": arrivals[0] - started if arrivals else 0.0,
             "after": ended - arrivals[-1] if arrivals else 0.0, "gaps": gaps}
 
@@ -166,6 +174,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print what `curate run` printed")
     parser.add_argument("--profile", type=Path, help="run `curate run` under cProfile, its statistics written here")
     parser.add_argument("--keep", type=Path, help="copy the finished project here (to profile a stage in it)")
+    parser.add_argument("--outline", action="store_true", help="with [outline] enabled = true")
     args = parser.parse_args()
 
     runs = [one_run(args) for _ in range(args.rounds)]
@@ -177,6 +186,8 @@ def main() -> None:
         print(f"  before the first request {run['before']:.1f} s, after the last {run['after']:.1f} s; longest gaps "
               + ", ".join(f"{gap:.2f} s at {at:.0f} s" for gap, at in run["gaps"]))
         print(f"  {run['translations']} translations, {run['flagged']} flagged by the automatic checks")
+        if args.outline:
+            print(f"  {run['outlines']} outlines ({', '.join(run['outline_choices'])})")
         for name, at, until, asked, first, last in run["stages"]:
             print(f"  {name:<12} {at:6.1f}-{until:6.1f} s: {asked:4d} requests"
                   + (f", first at {first:6.1f} s, last at {last:6.1f} s" if asked else ""))

@@ -36,7 +36,7 @@ def test_the_reference_names_every_key_a_curate_toml_may_set():
     page = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
     # every key the project's own curate.toml sets is documented under its section
     for section in ("project", "paths", "ingest", "ingest.meta_kaggle", "llm", "describe", "tag", "translate",
-                    "review", "publish", "synthesize"):
+                    "review", "publish", "synthesize", "outline"):
         body = page.split(f"`[{section}]`\n", 1)[1].split("\n## ", 1)[0]
         value = load_settings(REPO / "curate.toml", env={})
         for part in section.split("."):
@@ -44,9 +44,9 @@ def test_the_reference_names_every_key_a_curate_toml_may_set():
         for key in type(value).model_fields:
             if key != "meta_kaggle":
                 assert f"| `{key}` |" in body, f"[{section}] {key} is not in docs/configuration.md"
-    for key in ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review", "qe",
-                "temperature", "reasoning_effort", "max_output_tokens", "requests_per_minute", "batch_output",
-                "harness", "native"):
+    for key in ("describe", "score", "refine", "tag", "translate", "synthesize", "task_review", "qe", "outline",
+                "outline_judge", "temperature", "reasoning_effort", "max_output_tokens", "requests_per_minute",
+                "batch_output", "harness", "native"):
         assert f"| `{key}` |" in page
     for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "HF_TOKEN",
                      "GOOGLE_APPLICATION_CREDENTIALS"):

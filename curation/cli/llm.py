@@ -174,11 +174,11 @@ def costs(
     if not lines:
         say("no LLM calls logged yet")
         return
-    header = f"{'stage':<12} {'role':<10} {'model':<36} {'calls':>6} {'cached':>6} {'errors':>6} " \
+    header = f"{'stage':<12} {'role':<13} {'model':<36} {'calls':>6} {'cached':>6} {'errors':>6} " \
              f"{'tokens in':>10} {'out':>9} {'cached in':>9} {'cost USD':>10} {'saved USD':>10} {'cache USD':>10}"
     say(header)
     for line, saved_by_prefix in zip(lines, cache_saved):
-        say(f"{line.stage:<12} {line.role:<10} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
+        say(f"{line.stage:<12} {line.role:<13} {line.model:<36} {line.calls:>6} {line.cache_hits:>6} "
             f"{line.call_errors:>6} {line.tokens_in:>10} {line.tokens_out:>9} {line.tokens_cached:>9} "
             f"{line.cost_usd:>10.4f} {line.saved_usd:>10.4f} {saved_by_prefix:>10.4f}")
     spent = sum(line.cost_usd for line in lines)

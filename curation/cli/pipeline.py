@@ -1,9 +1,10 @@
-"""`curate run`'s describe, tag, translate and review push as one pipeline (curation/stages/pipeline.py) on one
-client: what each stage reports, its confirmations and its exit codes are those of the stage run alone.
+"""`curate run`'s describe, tag, translate, review push (and outline, with [outline] enabled) as one pipeline
+(curation/stages/pipeline.py) on one client: what each stage reports, its confirmations and its exit codes are
+those of the stage run alone.
 
-Review sheets are written as soon as their texts are final (the rubric sheets once describe has ended, a language's
-sheets once its translations have), in a thread of their own with a store connection of its own, so the run keeps
-sending requests while they are written.
+Review sheets are written as soon as their texts are final (the rubric sheets once describe, and outline when it
+runs, have ended, a language's sheets once its translations have), in a thread of their own with a store connection
+of its own, so the run keeps sending requests while they are written.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from curation.cli.base import fail, interrupted, open_store, say
 from curation.cli.confirm import confirm_redo
 from curation.cli.content import describe_report, tag_report, translate_report
 from curation.cli.llm import PIPELINE_ROLES, cannot_run, idle, print_summaries, stage_progress
+from curation.cli.outline import ROLES as OUTLINE_ROLES, outline_report, outline_steps
 from curation.cli.review import has_items, show_pushes
 from curation.config import Settings
 from curation.store import Store, StoreError
@@ -41,15 +43,19 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
             describe = DescribeStage(settings, redo_reviewed=redo_reviewed)
             tag = TagStage(settings)
             translates = [TranslateStage(settings, code, redo_reviewed=redo_reviewed) for code in targets]
+            outlines = outline_steps(settings) if settings.outline.enabled else []
         except PromptError as error:
             raise fail(str(error)) from None
         confirm_redo(describe_redo(store, settings, describe), yes)
         confirm_redo(translate_redo(store, settings, translates), yes)
         steps = [Step(describe, logged_as="describe"), Step(tag, after=(describe.name,), logged_as="tag"),
-                 *(Step(stage, after=(describe.name, tag.name), logged_as="translate") for stage in translates)]
-        # The rubric sheets once describe has ended, each language's sheets once its translations have; the backend
-        # is built first, so an unknown name or missing credentials stop the run before anything is paid for.
-        texts_in = {describe.name: source, **{stage.name: stage.language for stage in translates}}
+                 *(Step(stage, after=(describe.name, tag.name), logged_as="translate") for stage in translates),
+                 *outlines]
+        # The rubric sheets once describe (and outline, whose column they have) has ended, each language's sheets once
+        # its translations have; the backend is built first, so an unknown name or missing credentials stop the run
+        # before anything is paid for.
+        texts_in = {describe.name: source, **{stage.name: stage.language for stage in translates},
+                    **({outlines[0].stage.name: source} if outlines else {})}
         try:
             sheets = SheetPusher(settings, texts_in, push_languages, backend_for(settings, backend))
         except ReviewError as error:
@@ -64,7 +70,7 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
             with sheets, stage_progress("describe · tag · translate") as progress:
                 runs = asyncio.run(run(progress))
         except (LLMConfigError, PromptError) as error:
-            raise cannot_run(error, settings, PIPELINE_ROLES) from None
+            raise cannot_run(error, settings, PIPELINE_ROLES + (OUTLINE_ROLES if outlines else ())) from None
         except StoreError as error:
             raise fail(str(error)) from None
         except KeyboardInterrupt:
@@ -86,6 +92,8 @@ def run_pipeline(settings: Settings, targets: list[str], push_languages: list[st
             unfinished.append("tag")
         if translates and not translate_report(store, [(stage, summaries[stage.name]) for stage in translates], False):
             unfinished.append("translate")
+        if outlines and not outline_report(store, [(step.stage, summaries[step.stage.name]) for step in outlines]):
+            unfinished.append("outline")
         if not sheets.report():
             unfinished.append("review push")
     return unfinished
@@ -98,6 +106,7 @@ class SheetPusher:
     def __init__(self, settings: Settings, texts_in: dict[str, str], languages: list[str] | None, backend):
         self.settings, self.texts_in, self.languages, self.backend = settings, texts_in, languages, backend
         self.pushed: list[tuple[str, object]] = []  # (language, PushReport or the error it raised)
+        self.ended: set[str] = set()  # the stages that have ended
         self.stopped: Exception | None = None  # a folder that cannot take the workbooks: no language is pushed after it
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review-push")
         self._store: Store | None = None
@@ -111,9 +120,13 @@ class SheetPusher:
             self._store.close()
 
     def finished(self, stage, summary):
-        """The pipeline's hook: the language this stage's texts are in, pushed in the thread (awaitable)."""
+        """The pipeline's hook: the language this stage's texts are in, pushed in the thread (awaitable) once every
+        stage writing texts in that language has ended."""
+        self.ended.add(stage.name)
         language = self.texts_in.get(stage.name)
         if language is None or (self.languages is not None and language not in self.languages):
+            return None
+        if any(other not in self.ended for other, written in self.texts_in.items() if written == language):
             return None
         return asyncio.get_running_loop().run_in_executor(self._thread, self._push, language)
 

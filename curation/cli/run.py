@@ -14,6 +14,7 @@ from curation.cli.dry_run import DryRunJsonOption, DryRunOption, show_dry_run, w
 from curation.cli.content import describe, tag, target_languages, translate
 from curation.cli.ingest import ingest
 from curation.cli.llm import PIPELINE_ROLES
+from curation.cli.outline import ROLES as OUTLINE_ROLES, outline
 from curation.cli.pipeline import run_pipeline
 from curation.cli.review import review_push
 from curation.config import Settings
@@ -45,6 +46,8 @@ def _one_after_another(settings: Settings, lang: str, review_languages: str | No
         ("tag", lambda: tag(competition=None, force=False, max_cost=budget(), config=config, **batching)),
         ("translate", lambda: translate(lang=lang, competition=None, force=False, redo_reviewed=redo_reviewed, yes=yes,
                                            max_cost=budget(), verbose=False, config=config, **batching)),
+        *([("outline", lambda: outline(competition=None, force=False, max_cost=budget(), verbose=False, config=config,
+                                       dry_run=False, as_json=False, **batching))] if settings.outline.enabled else []),
         ("review push", lambda: review_push(lang=review_languages, annotator=None, backend=backend, verbose=False,
                                             config=config)),
     ]
@@ -67,6 +70,8 @@ def run(
 ) -> None:
     """Run ingest, then describe → tag → translate → review push as one pipeline; then print what comes next.
 
+    With [outline] enabled = true, solution outlines are written in the same pipeline (before the rubric sheets).
+
     A competition is tagged as soon as it is described and translated as soon as it is tagged; each language's
     sheets are written once its texts are done (with --batch the stages run one after another). A stage whose items
     partly failed does not stop the later ones (they work on what is ready); a setup error such as a missing key
@@ -84,15 +89,16 @@ def run(
 
         with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
             ingest(source=None, top=None, code=None, config=config)
-        return show_dry_run(settings, ("describe", "tag", "translate"), targets, redo_reviewed=redo_reviewed,
-                            as_json=as_json)
+        return show_dry_run(settings, ("describe", "tag", "translate") + (("outline",) if settings.outline.enabled
+                                                                          else ()), targets,
+                            redo_reviewed=redo_reviewed, as_json=as_json)
     if targets:
         from curation.llm.providers import import_sdks
 
         # The SDKs first (about a second of CPU, slower once the checks' process competes for memory and cores). The
         # translation checks' process starts with a language's first translation (curation/checks/off_loop.py), so
         # a rerun with nothing to translate starts none.
-        import_sdks(settings, PIPELINE_ROLES)
+        import_sdks(settings, PIPELINE_ROLES + (OUTLINE_ROLES if settings.outline.enabled else ()))
     review_languages = lang if lang.strip().lower() != "all" else None  # every language with items to review
     steps: list[tuple[str, Callable[[], object]]] = [("ingest", lambda: ingest(source=None, top=None, code=None, config=config))]
     if settings.llm.mode == "batch":  # --batch, or [llm] mode in curate.toml

@@ -14,9 +14,11 @@ BYTES_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4
 
 # Output tokens a call of a role typically returns, for estimates made before it is sent: a description with its
-# analysis, a grade with its per-criterion reasons, a domain with its reason, a QE finding list. Our own figures
-# from the answers' schemas, not measured; a translation is estimated from its source (translation_tokens_out).
-TYPICAL_OUTPUT_TOKENS = {"describe": 800, "refine": 800, "score": 400, "tag": 60, "qe": 300}
+# analysis, a grade with its per-criterion reasons, a domain with its reason, a QE finding list, an outline's five
+# parts, the judge's scores of three outlines. Our own figures from the answers' schemas, not measured; a translation
+# is estimated from its source (translation_tokens_out).
+TYPICAL_OUTPUT_TOKENS = {"describe": 800, "refine": 800, "score": 400, "tag": 60, "qe": 300, "outline": 600,
+                         "outline_judge": 700}
 
 
 def estimate_input_tokens(messages: list[dict], schema_json: dict | None) -> int:

@@ -1,6 +1,6 @@
 """Records passed between stages. Stages speak in these, never in rows or dicts.
 
-One module per concept (competition, describe, translation, review, llm_call, release); every record is
+One module per concept (competition, describe, outline, translation, review, llm_call, release); every record is
 importable from here, `from curation.records import Competition`, so callers need not know which module holds it.
 """
 
@@ -10,6 +10,8 @@ from curation.records.competition import (DATA_TYPES, FIELDS, SLUG, Competition,
 from curation.records.describe import (CRITERIA, Criterion, CriterionReason, Description, DescriptionRound,
                                        DomainTag, Grade, GradeReport, LintFinding)
 from curation.records.llm_call import CostLine, LLMCall
+from curation.records.outline import (JUDGE_CRITERIA, JUDGE_POINTS, SECTION_TITLES, SECTIONS, CandidateVerdict,
+                                      JudgedCriterion, Outline, OutlineScore, OutlineSource)
 from curation.records.release import Release
 from curation.records.review import (RUBRIC_SCORES, VERDICTS, FinalText, Provenance, PushedRow, ReviewItem,
                                      ReviewStats, RubricScore, RubricStats, RubricValue, Verdict, VerdictText)
@@ -22,6 +24,8 @@ __all__ = [
     "CRITERIA", "Criterion", "CriterionReason", "Description", "DescriptionRound", "DomainTag", "Grade",
     "GradeReport", "LintFinding",
     "CostLine", "LLMCall",
+    "JUDGE_CRITERIA", "JUDGE_POINTS", "SECTION_TITLES", "SECTIONS", "CandidateVerdict", "JudgedCriterion", "Outline",
+    "OutlineScore", "OutlineSource",
     "Release",
     "RUBRIC_SCORES", "VERDICTS", "FinalText", "Provenance", "PushedRow", "ReviewItem", "ReviewStats", "RubricScore",
     "RubricStats", "RubricValue", "Verdict", "VerdictText",

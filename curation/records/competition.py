@@ -13,6 +13,9 @@ from curation.records.base import Record
 # Texts that are translated and reviewed, per competition.
 FIELDS = ("description", "data_card", "domain")
 Field_ = Literal["description", "data_card", "domain"]
+# What the translate stage translates: the fields above, and the solution outline ([outline] translate), which is
+# kept apart from them (no review tab, no merge, a release config of its own).
+TranslatedField = Literal["description", "data_card", "domain", "outline"]
 
 DATA_TYPES = (
     "tabular", "image", "text", "time series", "audio", "video", "graph", "multimodal", "geospatial", "signal",

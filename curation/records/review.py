@@ -58,6 +58,8 @@ class ReviewItem(Record):
     failed_checks: list[CheckResult] = Field(default_factory=list)  # automatic checks that still failed
     round: int = 1
     provenance: Literal["machine", "retranslated", "human"] = "machine"
+    outline: str = ""  # the rubric's second text: the competition's solution outline, when it has one
+    outline_hash: str = ""  # hash of `outline`: an outline score holds for exactly this text
 
 
 class PushedRow(Record):
@@ -75,6 +77,7 @@ class PushedRow(Record):
     original: str
     failed_checks: list[str] = Field(default_factory=list)  # as CheckResult.line() gives them
     pushed_at: str = ""
+    outline_hash: str = ""  # rubric rows: the outline the row shows ("" for none)
 
 
 class Verdict(Record):

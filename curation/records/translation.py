@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from curation.records.base import Record
-from curation.records.competition import Field_
+from curation.records.competition import TranslatedField
 
 class CheckResult(Record):
     """One automatic translation check: its name (curation.checks.translation.CHECKS), pass or not, and why."""
@@ -26,7 +26,7 @@ class Translation(Record):
     """The current machine translation of one field of one competition into one language."""
 
     competition: str
-    field: Field_
+    field: TranslatedField
     language: str
     source_text: str  # the English original
     source_hash: str

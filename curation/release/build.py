@@ -13,6 +13,7 @@ from curation.release.gates import Offender, held_back
 from curation.release.harness import grading_config, harness_path, write_grading_config, write_tasks_csv
 from curation.release.inputs import ReleaseInputs
 from curation.release.manifest import content_hashes, diff_releases, file_checksums, write_manifest
+from curation.release.outlines import ReleaseOutlines, outlines_path, write_outlines
 from curation.release.rows import data_path, language_rows, write_parquet
 from curation.release.version import Version
 
@@ -44,8 +45,9 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
                   offenders: list[Offender],
                   figures: ReleaseFigures, settings: Settings, version: Version, date: str,
                   previous_manifest: dict | None, previous_version: Version | None, load_path: str,
-                  on_hub: bool = False) -> dict:
-    """Write the whole release into `folder` (which must not exist yet) and return its manifest."""
+                  on_hub: bool = False, outlines: ReleaseOutlines | None = None) -> dict:
+    """Write the whole release into `folder` (which must not exist yet) and return its manifest. The `outlines`
+    config is written beside the language configs, which are the same with or without it."""
     folder.mkdir(parents=True)
     languages = [code for code in inputs.languages if code in rows]
     published = {slug for language_rows_ in rows.values() for slug in (row["competition"] for row in language_rows_)}
@@ -54,6 +56,9 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         write_tasks_csv(language_rows_, folder / harness_path(settings.language(language)))
     grading, without_grading = grading_config(inputs.competitions, published)
     write_grading_config(grading, folder / "competitions.json")
+    with_outlines = outlines is not None and bool(outlines.rows)
+    if with_outlines:
+        write_outlines(outlines.rows, folder / outlines_path())
 
     content = content_hashes(rows)
     changes = diff_releases(previous_manifest, content, str(previous_version) if previous_version else None)
@@ -82,8 +87,9 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "held_back": [offender.line() for offender in offenders],
         "without_grading": without_grading,
         "grading_count": len(grading),
+        "outlines": outlines.provenance() if with_outlines else None,
     }
-    write_card(render_card(settings, languages, context), folder)
+    write_card(render_card(settings, languages, context, outlines=with_outlines), folder)
 
     manifest = {
         "name": settings.project.name,
@@ -110,6 +116,8 @@ def build_release(folder: Path, *, inputs: ReleaseInputs, rows: dict[str, list[d
         "content": content,
         "changes": changes,
     }
+    if with_outlines:
+        manifest["outlines"] = outlines.provenance()
     manifest["files"] = file_checksums(folder)
     write_manifest(manifest, folder)
     return manifest

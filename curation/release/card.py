@@ -9,6 +9,7 @@ import yaml
 
 from curation.config import Settings
 from curation.excerpt import plural
+from curation.release.outlines import CONFIG, outlines_path
 from curation.release.rows import data_path
 
 TEMPLATE = "dataset_card.md.j2"
@@ -25,19 +26,21 @@ class CardError(Exception):
     """The card template is missing or broken; the message names the file and line."""
 
 
-def front_matter(settings: Settings, languages: list[str]) -> dict:
-    """The card's metadata: one config per language with its test split, plus license, languages and categories."""
+def front_matter(settings: Settings, languages: list[str], outlines: bool = False) -> dict:
+    """The card's metadata: one config per language with its test split (and the `outlines` config when the release
+    has outlines), plus license, languages and categories."""
+    extra = [{"config_name": CONFIG, "data_files": [{"split": "test", "path": outlines_path()}]}] if outlines else []
     return {
         "pretty_name": settings.project.pretty_name,
         "license": settings.publish.license,
         "language": list(languages),
         "task_categories": list(settings.publish.task_categories),
         "configs": [{"config_name": language, "data_files": [{"split": "test", "path": data_path(language)}]}
-                    for language in languages],
+                    for language in languages] + extra,
     }
 
 
-def render_card(settings: Settings, languages: list[str], context: dict) -> str:
+def render_card(settings: Settings, languages: list[str], context: dict, outlines: bool = False) -> str:
     """README.md text: the front matter dumped by yaml (always valid) and the template's body."""
     folder = settings.path("cards")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
@@ -54,7 +57,7 @@ def render_card(settings: Settings, languages: list[str], context: dict) -> str:
     except jinja2.UndefinedError as error:
         raise CardError(f"{folder / TEMPLATE}: {error.message}; the template uses a value the release does not "
                         "provide") from None
-    metadata = yaml.safe_dump(front_matter(settings, languages), allow_unicode=True, sort_keys=False)
+    metadata = yaml.safe_dump(front_matter(settings, languages, outlines), allow_unicode=True, sort_keys=False)
     return f"---\n{metadata}---\n\n{body.lstrip()}"
 
 

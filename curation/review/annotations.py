@@ -1,7 +1,7 @@
 """annotations/<lang>/<timestamp>-<annotator>.csv: what annotators returned, human-readable and append-only.
 
 These files are the source of truth if the store is lost; `curate review import annotations/` rebuilds the
-verdicts and rubric scores from them.
+verdicts, rubric scores and outline scores from them.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curation.output_folders import cannot_write, write_whole
-from curation.records import RubricScore, Verdict
+from curation.records import OutlineScore, RubricScore, Verdict
 from curation.review.verdicts import parse_score
 from curation.store import Store
 
 VERDICT_COLUMNS = ("pulled_at", "annotator", "language", "item_id", "competition", "field", "verdict", "own_version",
                    "comment", "translation", "translation_hash", "source")
 RUBRIC_COLUMNS = ("pulled_at", "annotator", "competition", "score", "comment", "description_hash", "source")
+OUTLINE_COLUMNS = ("pulled_at", "annotator", "competition", "score", "comment", "outline_hash", "source")
 
 
 def _stamp() -> str:
@@ -64,6 +65,12 @@ def write_rubric(root: Path, language: str, annotator: str, scores: list[RubricS
     return _write(root / language, annotator, "-rubric", RUBRIC_COLUMNS, rows)
 
 
+def write_outline_scores(root: Path, language: str, annotator: str, scores: list[OutlineScore]) -> Path:
+    """One file of one annotator's new outline scores (the rubric sheet's outline column)."""
+    rows = [{column: getattr(s, column) for column in OUTLINE_COLUMNS} for s in scores]
+    return _write(root / language, annotator, "-outline", OUTLINE_COLUMNS, rows)
+
+
 @dataclass
 class ImportReport:
     files: int = 0
@@ -79,19 +86,20 @@ def import_annotations(store: Store, folder: Path) -> ImportReport:
     files = sorted(folder.rglob("*.csv"))
     if not files:
         report.problems.append(f"{folder}: no annotation files (*.csv) found")
-    records: list[Verdict | RubricScore] = []
+    records: list[Verdict | RubricScore | OutlineScore] = []
     for path in files:
         with path.open(newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
             header = set(reader.fieldnames or ())
-            model = Verdict if set(VERDICT_COLUMNS) <= header else RubricScore if set(RUBRIC_COLUMNS) <= header else None
+            model = (Verdict if set(VERDICT_COLUMNS) <= header else RubricScore if set(RUBRIC_COLUMNS) <= header
+                     else OutlineScore if set(OUTLINE_COLUMNS) <= header else None)
             if model is None:
                 report.problems.append(f"{path}: not an annotations file (its header lacks the verdict or rubric columns)")
                 continue
             report.files += 1
             for number, row in enumerate(reader, start=2):
                 values = {key: value for key, value in row.items() if key in model.model_fields}
-                if model is RubricScore and (score := parse_score(values.get("score") or "")) is not None:
+                if model is not Verdict and (score := parse_score(values.get("score") or "")) is not None:
                     values["score"] = score  # a CSV cell is text; the record takes the number 0, 1 or 2
                 try:
                     records.append(model(**values))
@@ -103,6 +111,9 @@ def import_annotations(store: Store, folder: Path) -> ImportReport:
         if isinstance(record, Verdict):
             added = store.add_verdict(record)
             report.verdicts += added
+        elif isinstance(record, OutlineScore):
+            added = store.add_outline_score(record)
+            report.scores += added
         else:
             added = store.add_rubric_score(record)
             report.scores += added

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from curation.records import FIELDS
-from curation.review.layout import RUBRIC_COLUMNS, RUBRIC_TAB, column_letter, columns_for
+from curation.review.layout import LATER_COLUMNS, RUBRIC_COLUMNS, RUBRIC_TAB, column_letter, columns_for
 from curation.review.sheet import SheetRow, normal_text
 
 # Columns pull does not read: their loss alone does not stop a tab (the columns after them still must not move).
-NOT_READ = {"question", "check_failed", "data_card", "link"}
+NOT_READ = {"question", "check_failed", "data_card", "link", "outline"}
 # How a reshaped tab's problem ends: what pull did about it (push says what it did instead).
 NOT_TAKEN = "; nothing from this tab was taken: undo the change to the columns and pull again"
 
@@ -57,6 +57,8 @@ def read_tab(title: str, values: list[list[object]], formulas: dict[tuple[int, i
         names = {_header(column.header), *(_header(former) for former in column.former)}
         where = [at for at, header in enumerate(headers) if header in names]
         letter = column_letter(index)
+        if not where and column.key in LATER_COLUMNS and not any(headers[index:]):
+            continue  # a tab pushed before the column existed: nothing was typed there
         if not where:
             wrong.append(f"'{column.header}' is missing (deleted or renamed; it belongs in column {letter})")
         elif len(where) > 1:

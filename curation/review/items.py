@@ -49,11 +49,15 @@ def review_items(store: Store, language: str) -> list[ReviewItem]:
 
 
 def rubric_items(store: Store) -> list[ReviewItem]:
-    """The English descriptions, as items to score on the rubric."""
+    """The English descriptions, as items to score on the rubric, each with its competition's outline when it has one
+    (scored in the same row)."""
+    outlines = {outline.competition: outline.text() for outline in store.outlines()}
     return [
         ReviewItem(
             item_id=d.competition, competition=d.competition, field="description", language="en", text=d.text,
             original="", translation_hash=text_hash(d.text, ""), provenance=d.provenance,
+            outline=outlines.get(d.competition, ""),
+            outline_hash=text_hash(outlines[d.competition], "") if d.competition in outlines else "",
         )
         for d in store.descriptions()
     ]

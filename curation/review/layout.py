@@ -47,9 +47,16 @@ RUBRIC_COLUMNS = (
     # Context for judging the description; after the answer columns so sheets pushed without them read as before.
     Column("data_card", "Data card", False, 60),
     Column("link", "Competition link", False, 30),
+    # The solution outline of the competition (curate outline), scored on the same scale; empty without one.
+    Column("outline", "Solution outline", False, 90),
+    Column("outline_score", "Outline score: 0 unusable, 1 needs revision, 2 good", True, 18),
+    Column("outline_comment", "Outline comment", True, 40),
 )
-# Columns that sheets pushed before them lack: push writes their header into such a tab with the next rows.
-LATER_COLUMNS = frozenset({"data_card", "link"})
+# Columns that sheets pushed before them lack: push writes their header into such a tab with the next rows, and pull
+# reads such a tab as before (their cells empty).
+LATER_COLUMNS = frozenset({"data_card", "link", "outline", "outline_score", "outline_comment"})
+# The columns with a dropdown of answers.
+ANSWER_COLUMNS = ("verdict", "score", "outline_score")
 RUBRIC_CHOICES = tuple(f"{score} - {meaning}" for score, meaning in RUBRIC_SCORES.items())
 VERDICT_CHOICES = VERDICTS
 
@@ -96,6 +103,12 @@ def instructions(language_name: str, annotator: str, language: str, rubric: bool
                        "0 - unusable: wrong task, missing the target or the expected output, or hints at a solution."),
             ("Comment", f"Say in '{header['comment']}' what is wrong whenever you give 0 or 1; a 0 sends the "
                         "description back to be rewritten with your comment."),
+            ("Outline", f"Where '{header['outline']}' holds a text, it is a plan, in words, of how the best public "
+                        "solutions solve the task. Score it on the same scale in "
+                        f"'{header['outline_score']}': 2 - good: faithful to what strong solutions do, complete and "
+                        "clear enough to follow; 1 - needs revision; 0 - unusable: wrong, code instead of words, or it "
+                        f"uses the test answers. Say why in '{header['outline_comment']}' for 0 or 1. An empty "
+                        "outline needs no score."),
         ]
     else:
         body = [

@@ -15,13 +15,14 @@ from pathlib import Path
 from curation.checks.masking import protected_names
 from curation.checks.translation import HARD_CHECKS, check_translation
 from curation.config import Settings
-from curation.records import PushedRow, RubricScore, Verdict
+from curation.records import OutlineScore, PushedRow, RubricScore, Verdict
 from curation.review import annotations
 from curation.review.copied_tabs import Copy, answer_of, copy_lines, find_copies, ours
 from curation.review.explanations import refusal
 from curation.review.fixes import answered, own_fix
 from curation.review.items import parse_item_id
 from curation.review.layout import INSTRUCTIONS_TAB, RUBRIC_TAB, columns_for
+from curation.review.outline_scores import OUTLINE_ANSWERS, new_outline_scores, read_outline_score
 from curation.review.progress import update_review_status
 from curation.review.sheet import ReviewError, SheetBackend, SheetContent, SheetRow, normal_text
 from curation.review.verdicts import parse_score, parse_verdict
@@ -54,6 +55,7 @@ class PullReport:
 class _Collected:
     verdicts: dict[str, list[Verdict]] = field(default_factory=lambda: defaultdict(list))
     scores: dict[str, list[RubricScore]] = field(default_factory=lambda: defaultdict(list))
+    outline_scores: dict[str, list[OutlineScore]] = field(default_factory=lambda: defaultdict(list))
     # id(verdict) -> a note on its row; said only when the verdict is new, not again on every later pull
     notes: dict[int, str] = field(default_factory=dict)
 
@@ -153,7 +155,7 @@ def _read_tab(store: Store, settings: Settings, language: str, annotator: str, k
               pushed: dict[str, PushedRow], where: str, collected: _Collected, report: PullReport, sheet_ref: str | None,
               copies: list[Copy], name: str) -> None:
     rubric = kind == RUBRIC_TAB
-    editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
+    editable = ("score", "comment", *OUTLINE_ANSWERS) if rubric else ("verdict", "own_version", "comment")
     counts = Counter(row.cells.get("key", "") for row in rows)
     first_row: dict[str, int] = {}
     repeated: set[str] = set()
@@ -197,7 +199,7 @@ def _read_row(store: Store, settings: Settings, language: str, annotator: str, k
               name: str) -> None:
     """Read one item's answer: from its row in the tab, or from a copy of the tab when only the copy answers it."""
     rubric = kind == RUBRIC_TAB
-    editable = ("score", "comment") if rubric else ("verdict", "own_version", "comment")
+    editable = ("score", "comment", *OUTLINE_ANSWERS) if rubric else ("verdict", "own_version", "comment")
     row, copy = answer_of(row, sent, editable, copies)
     if row is None:
         return  # no row, or tabs that answer it differently (said once per copy)
@@ -212,6 +214,11 @@ def _read_row(store: Store, settings: Settings, language: str, annotator: str, k
     source = f"{where} row {row.row}"
     if rubric:
         _read_score(row, sent, annotator, at, source, collected, report)
+        outline = read_outline_score(row, sent, annotator, at, source)
+        if isinstance(outline, str):
+            report.refuse(outline)
+        elif outline is not None:
+            collected.outline_scores[annotator].append(outline)
         return
     before = len(collected.verdicts[annotator])
     _read_verdict(store, settings, language, row, sent, annotator, at, source, collected, report)
@@ -328,6 +335,12 @@ def _store(store: Store, settings: Settings, language: str, collected: _Collecte
         if new:
             report.files.append(annotations.write_rubric(root, language, annotator, new))
             report.scores += sum(store.add_rubric_score(s) for s in new)
+    for annotator, outlines in collected.outline_scores.items():
+        new = [s.model_copy(update={"pulled_at": pulled_at}) for s in new_outline_scores(store.outline_scores(), outlines)]
+        report.repeated += len(outlines) - len(new)
+        if new:
+            report.files.append(annotations.write_outline_scores(root, language, annotator, new))
+            report.scores += sum(store.add_outline_score(s) for s in new)
 
 
 def _repeats(previous: Verdict | None, verdict: Verdict) -> bool:

@@ -16,6 +16,7 @@ from curation.review.fixes import answered
 from curation.review.headers import NOT_TAKEN
 from curation.review.items import assign, review_items, rubric_items
 from curation.review.layout import QUESTION, RUBRIC_TAB, columns_for
+from curation.review.outline_scores import OUTLINE_ANSWERS
 from curation.review.progress import update_review_status
 from curation.review.sheet import RowWrite, SheetBackend, SheetContent, SheetRow, Target
 from curation.store import Store, now
@@ -87,7 +88,7 @@ def row_values(item: ReviewItem, key: str, rubric: bool, competition: Competitio
     """The cells push writes in a row: the locked ones, and "Your version" prefilled with the machine text."""
     if rubric:
         return {"key": key, "text": item.text, "data_card": competition.data_card if competition else "",
-                "link": (competition.competition_link or "") if competition else ""}
+                "link": (competition.competition_link or "") if competition else "", "outline": item.outline}
     return {"key": key, "translation": item.text, "original": item.original, "question": QUESTION,
             "own_version": item.text, "check_failed": check_cell(item.failed_checks, item.language)}
 
@@ -151,14 +152,25 @@ def _push_sheet(store: Store, sheets: SheetCache, target: Target, items: list[Re
         versions = [row for row in pushed if row.item_id == item.item_id]
         last = latest.get(item.item_id)
         current = in_sheet.get(last.key) if last else None
-        if last and last.translation_hash == item.translation_hash and current:
+        same = last is not None and (last.translation_hash, last.outline_hash) == (item.translation_hash,
+                                                                                      item.outline_hash)
+        values = row_values(item, last.key if last else "", target.rubric, known.competitions.get(item.competition))
+        if same and current:
             summary.unchanged += 1
             continue
-        if last and last.translation_hash == item.translation_hash:
+        if same:
             # The row is gone from the sheet (deleted, or the workbook was removed): write it again, same id.
             key, row_number = last.key, next_row.get(tab, 2)
             next_row[tab] = row_number + 1
             summary.restored += 1
+        elif (last and current and not current.merged and last.translation_hash == item.translation_hash
+              and not answered(current, last, OUTLINE_ANSWERS)
+              and (item.item_id, f"outline {last.outline_hash}") not in judged):
+            # Only the outline is new or changed, and nobody answered for it in this row: the outline goes into the
+            # row beside the description and its answers, which stay as they were (nothing typed is written over).
+            key, row_number = last.key, current.row
+            values = {"outline": item.outline}
+            summary.updated += 1
         elif (last and current and not current.merged and not answered(current, last, editable)
               and (item.item_id, last.translation_hash) not in judged):  # a row under merged cells is left as it is
             key, row_number = last.key, current.row
@@ -169,11 +181,11 @@ def _push_sheet(store: Store, sheets: SheetCache, target: Target, items: list[Re
             next_row[tab] = row_number + 1
             summary.added += 1
             summary.kept_filled += bool(current)  # the old row stays as the annotator left it
-        writes.append(RowWrite(tab, row_number, row_values(item, key, target.rubric, known.competitions.get(item.competition))))
+        writes.append(RowWrite(tab, row_number, {**values, "key": key} if "key" in values else values))
         records.append(PushedRow(language=target.language, annotator=target.annotator, key=key, item_id=item.item_id,
                                  sheet=ref, tab=tab, row=row_number, translation_hash=item.translation_hash,
                                  text=item.text, original=item.original, failed_checks=[c.line() for c in item.failed_checks],
-                                 pushed_at=now()))
+                                 pushed_at=now(), outline_hash=item.outline_hash))
     for tab, problem in reshaped.items():
         notes.append(f"{ref} tab '{tab}' was not pushed to: {problem.removesuffix(NOT_TAKEN)}; undo the change to the "
                      "columns and push again")
@@ -201,7 +213,8 @@ def _latest(rows: list[PushedRow]) -> dict[str, PushedRow]:
 
 def _rows_print(items: list[ReviewItem], latest: dict[str, PushedRow]) -> str:
     """A fingerprint of the rows the items' latest versions were pushed to (key, tab, row, text hash)."""
-    rows = sorted((row.key, row.tab, row.row, row.translation_hash)
+    # A row's outline joins it only when it has one, so the prints of sheets without outlines stay what they were.
+    rows = sorted((row.key, row.tab, row.row, row.translation_hash, *((row.outline_hash,) if row.outline_hash else ()))
                   for item in items if (row := latest.get(item.item_id)) is not None)
     return fingerprint(rows)
 
@@ -212,7 +225,7 @@ def _proven_unchanged(backend: SheetBackend, target: Target, ref: str, items: li
     content is byte for byte what it was when all those rows were known to be in it (not its mtime: a copied-back or
     edited workbook has other bytes). Then every row counts unchanged without reading the sheet."""
     if not all((row := latest.get(item.item_id)) is not None and row.translation_hash == item.translation_hash
-               for item in items):
+               and row.outline_hash == item.outline_hash for item in items):
         return False
     recorded = known.stamps.get(target.annotator)
     if recorded is None or recorded[0] != ref or recorded[2] != _rows_print(items, latest):
@@ -239,6 +252,8 @@ class Known:
             judged.setdefault(verdict.annotator, set()).add((verdict.item_id, verdict.translation_hash))
         for score in store.rubric_scores() if rubric else []:
             judged.setdefault(score.annotator, set()).add((score.competition, score.description_hash))
+        for outline in store.outline_scores() if rubric else []:
+            judged.setdefault(outline.annotator, set()).add((outline.competition, f"outline {outline.outline_hash}"))
         competitions = {c.competition: c for c in store.competitions()} if rubric else {}
         return cls(store.pushed_rows(language), verdicts, judged, competitions, store.sheet_stamps(language))
 

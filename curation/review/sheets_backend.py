@@ -21,6 +21,7 @@ from curation.config import Settings
 from curation.languages import parse_language
 from curation.records import FIELDS
 from curation.review.layout import (
+    ANSWER_COLUMNS,
     INSTRUCTIONS_TAB,
     INSTRUCTIONS_WIDTHS,
     RUBRIC_CHOICES,
@@ -211,14 +212,15 @@ class SheetsBackend:
     def _format_requests(sheet_id: int, title: str, last_row: int, protect: bool) -> list[dict[str, Any]]:
         kind = title.partition(" - ")[0]
         columns = columns_for(kind)
-        answer = next(i for i, column in enumerate(columns) if column.key in ("verdict", "score"))
         choices = RUBRIC_CHOICES if kind == RUBRIC_TAB else VERDICT_CHOICES
         requests_: list[dict[str, Any]] = [
             {"setDataValidation": {
                 "range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": last_row,
                           "startColumnIndex": answer, "endColumnIndex": answer + 1},
                 "rule": {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": c} for c in choices]},
-                         "strict": True, "showCustomUi": True}}},
+                         "strict": True, "showCustomUi": True}}}
+            for answer in (i for i, column in enumerate(columns) if column.key in ANSWER_COLUMNS)]
+        requests_ += [
             {"repeatCell": {
                 "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": last_row},
                 "cell": {"userEnteredFormat": {"wrapStrategy": "WRAP", "verticalAlignment": "TOP"}},

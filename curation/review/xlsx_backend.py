@@ -21,6 +21,7 @@ from curation.languages import parse_language
 from curation.review.layout import (
     INSTRUCTIONS_TAB,
     INSTRUCTIONS_WIDTHS,
+    ANSWER_COLUMNS,
     LATER_COLUMNS,
     RUBRIC_CHOICES,
     RUBRIC_TAB,
@@ -255,13 +256,13 @@ class XlsxBackend:
         used = max((cell.row for (cell,) in sheet.iter_rows(min_col=1, max_col=1) if cell.value not in (None, "")),
                    default=1)
         last = used + SPARE_ROWS
-        answer = next(i for i, column in enumerate(columns) if column.key in ("verdict", "score"))
         choices = RUBRIC_CHOICES if sheet.title == RUBRIC_TAB else VERDICT_CHOICES
         validation = DataValidation(type="list", formula1='"' + ",".join(choices) + '"', allow_blank=True,
                                     showErrorMessage=True, errorTitle="Pick an answer",
                                     error="Choose one of the answers in the list.")
-        letter = column_letter(answer)
-        validation.add(f"{letter}2:{letter}{last}")
+        for answer in (i for i, column in enumerate(columns) if column.key in ANSWER_COLUMNS):
+            letter = column_letter(answer)
+            validation.add(f"{letter}2:{letter}{last}")
         sheet.data_validations.dataValidation = [validation]  # replace, not pile up, on every push
         sheet.protection.sheet = True
         # Annotators may still resize rows and columns to read long texts.

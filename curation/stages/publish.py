@@ -1,8 +1,8 @@
 """Publish: the merged texts -> a versioned release (HF configs, harness files, card, manifest) at a target.
 
-Gates first (every offender listed), then the release is built in a temporary folder and handed to the target
-in one step (a git commit + tag, or one Hub commit + tag), so a failure anywhere leaves the previous release
-as it was. With allow_partial the offending (language, competition) rows are left out and listed instead.
+Gates first (every offender listed; outlines are no gate, a release config of their own beside the languages'),
+then the release is built in a temporary folder and handed to the target in one step (a git commit + tag, or one
+Hub commit + tag), so a failure anywhere leaves the previous release as it was. With allow_partial the offending (language, competition) rows are left out and listed instead.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from curation.release.figures import (call_log_models, models_and_prompts, revie
                                       rubric_figures)
 from curation.release.gates import Offender, find_offenders
 from curation.release.inputs import ReleaseInputs
+from curation.release.outlines import release_outlines
 from curation.release.targets import Target, open_target
 from curation.release.version import BadVersion, Version, parse_version
 from curation.store import Store
@@ -99,6 +100,11 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
         older_prompts=reviewed_under_older_prompts(store, settings, published_slugs),
         overrides=reviewer_overrides(store, published_slugs))
     date = datetime.now(timezone.utc).date().isoformat()
+    outlines = release_outlines(
+        {outline.competition: outline for outline in store.outlines()},
+        store.outline_translations() if settings.outline.translate else [], store.outline_scores(),
+        {competition.competition: competition.comp_name for competition in inputs.competitions},
+        set().union(*published_slugs.values()), inputs.source_language, settings.review.rubric_annotators)
 
     with tempfile.TemporaryDirectory(prefix="curation-release-") as scratch:
         folder = Path(scratch) / "release"
@@ -107,7 +113,7 @@ def publish(store: Store, settings: Settings, version: str, to: str, *, allow_pa
                                      settings=settings, version=release_version, date=date,
                                      previous_manifest=previous_manifest, previous_version=previous,
                                      load_path=target.load_path,
-                                     on_hub=to.startswith("hf:"))
+                                     on_hub=to.startswith("hf:"), outlines=outlines)
             with target.lock():
                 # Another command may have published while this release was built (its card and changes would be
                 # stale): refuse, so that what it published stays as it is.

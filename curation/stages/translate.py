@@ -50,6 +50,7 @@ KINDS = {
     "description": "task description",
     "data_card": "data card (a description of the dataset's files and columns)",
     "domain": "domain tag (the application field a task comes from)",
+    "outline": "solution outline (the steps the strongest public solutions take, as a Markdown list)",
 }
 
 

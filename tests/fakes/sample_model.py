@@ -124,7 +124,8 @@ class Plan:
 
 
 class SampleModel:
-    """Answers describe, score, tag and translate requests of the sample project from the calibration set."""
+    """Answers describe, score, tag and translate requests of the sample project from the calibration set (outline
+    and outline_judge as tests/stages/scripted_models.py's TaskWriter does)."""
 
     def __init__(self, plan: Plan | None = None) -> None:
         self.plan = plan or Plan()
@@ -146,6 +147,10 @@ class SampleModel:
             return self.writer(request)
         language = BY_NAME[re.match(r"Translate this .*? into (\w+)\.", user).group(1)]
         masked = re.findall(r"<<<\n(.*?)\n>>>", user, re.DOTALL)[-1]
+        if masked not in self._by_masked:
+            # A text the calibration set has no translation of (a solution outline, [outline] translate = true): the
+            # English back, as a model that failed to translate would, for the checks to flag.
+            return masked
         text_id = self._by_masked[masked]
         attempt = int(match.group(1)) if (match := re.search(r"\(attempt (\d+) of \d+\)", user)) else 1
         with self._lock:

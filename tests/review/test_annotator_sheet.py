@@ -123,7 +123,7 @@ def test_a_rubric_sheet_pushed_before_the_new_columns_gets_them_and_pulls(seeded
 
     path = Path(push(seeded, review_settings, "en", backend_for(review_settings), annotator="ana").sheets[0].ref)
     book = openpyxl.load_workbook(path)
-    book["rubric"].delete_cols(5, 2)  # as push wrote it before: four columns
+    book["rubric"].delete_cols(5, 5)  # as push wrote it before the data card, link and outline columns: four
     book.save(path)
     fill(path, "rubric", "titanic", score="2 - good")
     seeded.save_description(Description(competition="spaceship-titanic", text="Predict who was transported.",

@@ -199,16 +199,17 @@ def test_google_sheets_rubric_tabs_show_the_data_card_and_link_and_older_tabs_ge
     push(seeded, rubric_settings, "en", backend)
     tab = api.spreadsheets["sheet-en"].tab(f"rubric - {AIGERIM}")
     rows = tab.rows()
-    assert rows[0][4:] == ["Data card", "Competition link"]
+    assert rows[0][4:] == ["Data card", "Competition link", "Solution outline",
+                           "Outline score: 0 unusable, 1 needs revision, 2 good", "Outline comment"]
     titanic = next(row for row in rows if row[0] == "titanic")
     assert titanic[4].startswith("train.csv holds") and titanic[5] == "https://www.kaggle.com/competitions/titanic"
 
     # a tab pushed before these columns existed: they come back, header included, with the next rows written
-    api.delete_column("sheet-en", f"rubric - {AIGERIM}", 6)
-    api.delete_column("sheet-en", f"rubric - {AIGERIM}", 5)
+    for column in (9, 8, 7, 6, 5):
+        api.delete_column("sheet-en", f"rubric - {AIGERIM}", column)
     seeded.save_description(Description(competition="titanic", text="Predict who survived.", provenance="machine",
                                         grade="C"))
     push(seeded, rubric_settings, "en", backend)
     rows = api.spreadsheets["sheet-en"].tab(f"rubric - {AIGERIM}").rows()
-    assert rows[0][4:] == ["Data card", "Competition link"]
+    assert rows[0][4:6] == ["Data card", "Competition link"]
     assert pull(seeded, rubric_settings, "en", backend).problems == []
