@@ -17,8 +17,8 @@ from curation.model_settings import (ANTHROPIC_EFFORTS, DEFAULT_MODELS, DEFAULT_
                                      ModelSettings, Price, ProviderSettings, RoleParameters, Strict, default_prices,
                                      default_providers)
 from curation.stage_settings import (DEFAULT_DOMAINS, LENGTH_RATIOS, DescribeSettings, IngestSettings,  # noqa: F401
-                                     MetaKaggleSettings, OutlineSettings, PublishSettings, ReviewSettings,
-                                     SynthesizeSettings, TagSettings, TranslateSettings)
+                                     MetaKaggleSettings, OutlineSettings, PublishSettings, ResultsSettings,
+                                     ReviewSettings, SynthesizeSettings, TagSettings, TranslateSettings)
 
 CONFIG_FILE = "curate.toml"
 # Where a misspelled key is sent to look; scripts/config_reference.py writes it from the models below.
@@ -124,6 +124,7 @@ class Settings(Strict):
     publish: PublishSettings = PublishSettings()
     synthesize: SynthesizeSettings = SynthesizeSettings()
     outline: OutlineSettings = OutlineSettings()
+    results: ResultsSettings = ResultsSettings()
     # [languages.<code>] (see `language`)
     languages: dict[str, LanguageNames] = Field(
         default_factory=dict, description="A project's own grading-harness file name or native name for a language, "
@@ -163,11 +164,12 @@ class Settings(Strict):
         return value if value.is_absolute() else self.root / value
 
     def roles_in_use(self, roles: Iterable[str] | None = None) -> list[str]:
-        """`roles` (by default every role, the outline roles when [outline] is enabled) and `qe` when quality
-        estimation is on: the roles whose models get called. qe reads what translate wrote, so it goes with any set
-        of roles that translates."""
+        """`roles` (by default every role: the outline roles when [outline] is enabled, `triage` when it is set) and
+        `qe` when quality estimation is on: the roles whose models get called. qe reads what translate wrote, so it goes
+        with any set of roles that translates; triage only reads runs (`curate results`), so it goes with no other."""
         if roles is None:
             roles = [role for role in ROLES if role not in OUTLINE_ROLES or self.outline.enabled]
+            roles += ["triage"] if self.models.triage else []
         return [*roles, *(("qe",) if self.models.qe else ())]
 
     def provider_for(self, role: str) -> tuple[str, ProviderSettings, str]:

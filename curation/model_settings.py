@@ -117,6 +117,9 @@ class ModelSettings(Strict):
         default=None, description="Optional quality estimation of translations (MQM-style findings) by a second model; "
                                   "off when unset; \"auto\": the default model of the other vendor than the "
                                   "translator's.")
+    triage: str | None = Field(
+        default=None, description="Optional: names the class of a failed run `curate results` reads that the rules "
+                                  "leave as `other`; off when unset.")
     # The tables' parameters, role -> its table's; not a key of the file (a role's table sets them).
     parameters: dict[str, RoleParameters] = Field(default_factory=dict,
                                                   description="Role -> the call parameters of its table.")

@@ -1,4 +1,5 @@
-"""[ingest], [describe], [tag], [translate], [review], [publish], [synthesize], [outline]: what the stages read from curate.toml.
+"""[ingest], [describe], [tag], [translate], [review], [publish], [synthesize], [outline], [results]: what the
+stages read from curate.toml.
 
 Every key carries its description: scripts/config_reference.py writes docs/configuration.md from them.
 """
@@ -160,3 +161,29 @@ class OutlineSettings(Strict):
                                                                   "first); each is cut to its share.")
     translate: bool = Field(default=False, description="Translate the outlines into the target languages through "
                                                        "the translate stage and its checks.")
+
+
+class ResultsSettings(Strict):
+    """`curate results`: how the graded runs of agents are judged and summed up."""
+
+    bootstrap_resamples: int = Field(default=2000, ge=100, description="Resamples of the competitions behind each gap "
+                                                                       "to English's 95% interval.")
+    seed: int = Field(default=0, description="Seeds the bootstrap, so the same runs give the same intervals.")
+    implausible_fence: float = Field(
+        default=3.0, gt=0, description="A successful run whose score lies beyond its competition's other scores' "
+                                       "upper quartile by this many interquartile ranges is a `hallucination`.")
+    held_out_paths: list[str] = Field(
+        default_factory=list, description="More regular expressions for what submission code may not read (the "
+                                          "grader's folders are known already): a match is `leakage`.")
+
+    @field_validator("held_out_paths")
+    @classmethod
+    def _expressions(cls, patterns: list[str]) -> list[str]:
+        import re
+
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ValueError(f"{pattern!r} is not a regular expression ({error})") from None
+        return patterns

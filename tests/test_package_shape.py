@@ -147,8 +147,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # beside the stages but under them: the stages drive review and release (merge reads review's decisions,
     # publish builds a release), so these never import a stage; what needs a stage's rule lives with the stages
     ("review and release", ("curation.review", "curation.release")),
-    # the stages, synthesis (a stage of its own kind) and the review report
-    ("stages", ("curation.stages", "curation.synthesis", "curation.report")),
+    # the stages, synthesis (a stage of its own kind), the review report and the results of agents on a release
+    ("stages", ("curation.stages", "curation.synthesis", "curation.report", "curation.results")),
     # what looks across stages for a command: dry runs, doctor, the status screen, a new project
     ("commands", ("curation.dry_run", "curation.doctor", "curation.status_view", "curation.new_project",
                   "curation.next_steps")),

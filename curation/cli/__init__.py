@@ -3,7 +3,7 @@
 One module per group of commands; importing them registers their commands on `app`.
 """
 
-from curation.cli import ingest, content, outline, review, release, run, llm, synthesize, check, batches, doctor, languages  # noqa: F401  (importing registers the commands)
+from curation.cli import ingest, content, outline, review, release, run, llm, synthesize, check, batches, doctor, languages, results  # noqa: F401  (importing registers the commands)
 import gc
 import sys
 

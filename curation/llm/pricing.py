@@ -18,7 +18,7 @@ TOKENS_PER_MESSAGE = 4
 # parts, the judge's scores of three outlines. Our own figures from the answers' schemas, not measured; a translation
 # is estimated from its source (translation_tokens_out).
 TYPICAL_OUTPUT_TOKENS = {"describe": 800, "refine": 800, "score": 400, "tag": 60, "qe": 300, "outline": 600,
-                         "outline_judge": 700}
+                         "outline_judge": 700, "triage": 80}
 
 
 def estimate_input_tokens(messages: list[dict], schema_json: dict | None) -> int:

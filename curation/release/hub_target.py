@@ -43,15 +43,18 @@ class HubTarget:
 
     def read_manifest(self, version: Version) -> dict | None:
         # Only asked when this store has no record of the version (e.g. publishing from another machine).
-        api = self._api()
-        url = hf_hub_url(self.repo_id, MANIFEST, repo_type="dataset", revision=version.tag, endpoint=api.endpoint)
-        response = get_session().get(url, headers=build_hf_headers(token=self.token))
-        if response.status_code != 200:
-            return None
+        content = self.read_file(version, MANIFEST)
         try:
-            return json.loads(response.content.decode("utf-8"))
+            return json.loads(content.decode("utf-8")) if content else None
         except (UnicodeDecodeError, json.JSONDecodeError):
             return None
+
+    def read_file(self, version: Version, path: str) -> bytes | None:
+        # No token needed to read a public release; a private one answers 401/404 without it, as without access.
+        endpoint = HfApi(token=self.token).endpoint
+        url = hf_hub_url(self.repo_id, path, repo_type="dataset", revision=version.tag, endpoint=endpoint)
+        response = get_session().get(url, headers=build_hf_headers(token=self.token))
+        return response.content if response.status_code == 200 else None
 
     def lock(self) -> AbstractContextManager[None]:
         # The Hub offers no lock; publish re-reads the tags right before committing, which narrows the window only.

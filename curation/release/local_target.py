@@ -27,6 +27,7 @@ except ImportError:  # Windows has none: there a second command is not kept out
 
 from curation.excerpt import plural
 from curation.release.errors import PublishError, TargetBusy
+from curation.release.manifest import MANIFEST
 from curation.release.version import Version, versions_from_tags
 
 # Used only when the machine has no git identity configured.
@@ -62,13 +63,20 @@ class LocalGitTarget:
         return versions_from_tags(self._git("tag", "--list").splitlines())
 
     def read_manifest(self, version: Version) -> dict | None:
-        if not self._is_repository():
-            return None
-        text = self._git("show", f"{version.tag}:manifest.json", check=False)
+        text = self.read_file(version, MANIFEST)
         try:
             return json.loads(text) if text else None
-        except json.JSONDecodeError:
+        except (UnicodeDecodeError, json.JSONDecodeError):
             return None
+
+    def read_file(self, version: Version, path: str) -> bytes | None:
+        if not self._is_repository():
+            return None
+        try:
+            result = subprocess.run(["git", "-C", str(self.path), "show", f"{version.tag}:{path}"], capture_output=True)
+        except FileNotFoundError:
+            return None  # no git: nothing can be read from the repository
+        return result.stdout if result.returncode == 0 else None
 
     @contextmanager
     def lock(self) -> Iterator[None]:

@@ -25,6 +25,9 @@ class Target(Protocol):
     def read_manifest(self, version: Version) -> dict | None:
         """manifest.json of a published version, or None when the target cannot tell."""
 
+    def read_file(self, version: Version, path: str) -> bytes | None:
+        """A file of a published version (a path inside the release), or None when it has no such file."""
+
     def lock(self) -> AbstractContextManager[None]:
         """Hold the target for this command while it checks the versions and publishes; TargetBusy when another
         command holds it."""

@@ -4,10 +4,10 @@ WAL mode, numbered migrations, and one transaction per finished item: a process 
 leaves the store as it was after the last finished item.
 
 Each module below groups the SQL of one area by the stage that owns its tables (core, llm_calls, llm_claims,
-batches, describe, translate, merge, review, releases, synthesis, outline) as a mixin that `Store` puts together
-here. Each stage's migrations in `curation/store/migrations.py` use their own range of version numbers (core 1-9,
-llm 10-19, describe/tag 20-29, translate 30-39, review 40-49, publish 50-59, synthesize 60-69, outline 70-79) so
-stages can land in any order.
+batches, describe, translate, merge, review, releases, synthesis, outline, results) as a mixin that `Store` puts
+together here. Each stage's migrations in `curation/store/migrations.py` use their own range of version numbers
+(core 1-9, llm 10-19, describe/tag 20-29, translate 30-39, review 40-49, publish 50-59, synthesize 60-69, outline
+70-79, results 80-89) so stages can land in any order.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from curation.store.merge import MergeMixin
 from curation.store.migrations import MIGRATIONS
 from curation.store.outline import OutlineMixin
 from curation.store.releases import ReleasesMixin
+from curation.store.results import ResultsMixin
 from curation.store.review import ReviewMixin
 from curation.store.synthesis import SynthesisMixin
 from curation.store.translate import TranslateMixin
@@ -76,7 +77,7 @@ def _unwritable_side_file(path: Path) -> Path | None:
 
 
 class Store(CoreMixin, LLMCallsMixin, LLMClaimsMixin, BatchesMixin, DescribeMixin, TranslateMixin, MergeMixin,
-            ReviewMixin, ReleasesMixin, SynthesisMixin, OutlineMixin):
+            ReviewMixin, ReleasesMixin, SynthesisMixin, OutlineMixin, ResultsMixin):
     """The working store. Open with `Store(path)`; use `with store.transaction():` around one item's writes."""
 
     def __init__(self, path: Path | str, root: Path | None = None):

@@ -1,8 +1,9 @@
 """The store's schema: every migration, numbered, in the order the stages landed.
 
 Each stage numbers its migrations in its own range (core 1-9, llm 10-19, describe/tag 20-29, translate 30-39,
-review 40-49, publish 50-59, synthesize 60-69, outline 70-79 in curation/store/outline.py) so stages can land in
-any order. A migration that has shipped is never edited; a change to a table is a new migration in that stage's range.
+review 40-49, publish 50-59, synthesize 60-69, outline 70-79 in curation/store/outline.py, results 80-89 in
+curation/store/results.py) so stages can land in any order. A migration that has shipped is never edited; a change
+to a table is a new migration in that stage's range.
 
 A migration is SQL, or a function of the connection and the project root for a change SQL cannot express (paths
 made relative to the root). `Store` runs such a function only when it is opened with the root (every command
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from curation.project_paths import relocated_path
 from curation.store.outline import OUTLINE_MIGRATIONS
+from curation.store.results import RESULTS_MIGRATION
 
 # (version, name, SQL). Append; never edit a migration that has shipped.
 MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection, Path], None]]] = [
@@ -393,3 +395,4 @@ MIGRATIONS.append((44, "merge_lookups", """
         CREATE INDEX requests_open ON requests(kind, competition, field, language) WHERE resolved_at IS NULL;
     """))
 MIGRATIONS += OUTLINE_MIGRATIONS  # outline (versions 70-79), kept beside the outline tables' SQL
+MIGRATIONS.append(RESULTS_MIGRATION)  # results (versions 80-89), kept beside the results table's SQL
