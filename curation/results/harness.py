@@ -100,7 +100,7 @@ def read_results(path: Path, raw: bytes | None = None) -> HarnessResults:
     try:
         data = json.loads(text)  # Python's json reads the NaN the harness writes
     except json.JSONDecodeError as error:
-        raise BadResults(f"is not whole JSON ({error.msg} at line {error.lineno}); the grading was cut off while "
+        raise BadResults(f"is not whole JSON ({error.msg}, line {error.lineno}); the grading was cut off while "
                          "writing it, grade the run again") from None
     if not isinstance(data, dict):
         raise BadResults("is not a JSON object")

@@ -89,10 +89,13 @@ _LIBRARY = re.compile(r"site-packages|dist-packages|/lib/python\d|<frozen |\\lib
 
 
 def exceptions(text: str) -> list[tuple[str, str]]:
-    """(exception class, message) of every exception the text names, in order; the harness's wrappers left out."""
-    found = [(match.start(), match["name"], (match["message"] or "").strip()) for match in _EXCEPTION.finditer(text)]
-    found += [(match.start(), match["name"], match["message"].rstrip(")").strip()) for match in _REPR.finditer(text)]
-    return [(name, message) for _, name, message in sorted(found) if name not in WRAPPERS
+    """(exception class, message) of every exception the text names, in order: a traceback's last lines first, then
+    the `e=Name(...)` reprs of the harness's messages for classes no such line names; its wrappers left out."""
+    found = [(match["name"], (match["message"] or "").strip()) for match in _EXCEPTION.finditer(text)]
+    named = {name for name, _ in found}
+    found += [(match["name"], match["message"].rstrip(")").strip()) for match in _REPR.finditer(text)
+              if match["name"] not in named]
+    return [(name, message) for name, message in found if name not in WRAPPERS
             and not (name == "ImportError" and _LOADER_WRAPPER.match(message) and not _NO_MODULE.search(message))]
 
 
@@ -114,6 +117,13 @@ def _where(text: str) -> tuple[str, str]:
             return "code", f" (in {function}, line {line} of the submission)"
         return "code", f" (in {function}, line {line} of {normal.rsplit('/', 1)[-1]})"
     return "", ""
+
+
+def _code_line(text: str) -> str:
+    """' (line n of the submission)' from the last frame in the submission's code, or ''."""
+    lines = [line for file, line in re.findall(r'File "([^"]+)", line (\d+)', text)
+             if file.replace("\\", "/").endswith(_CODE_FILES)]
+    return f" (line {lines[-1]} of the submission)" if lines else ""
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -138,9 +148,9 @@ def failure_class(text: str) -> Verdict | None:
         return next(((name, message) for name, message in named if name in kinds), None)
 
     if found := first(_SYNTAX):
-        return Verdict("syntax_error", _said(*found))
+        return Verdict("syntax_error", _said(*found) + _code_line(text))
     if match := _SYNTAX_TEXT.search(text):
-        return Verdict("syntax_error", _short(f"SyntaxError: {match.group(0)}"))
+        return Verdict("syntax_error", _short(f"SyntaxError: {match.group(0)}") + _code_line(text))
     if (found := first(_IMPORT)) or (match := _NO_MODULE.search(text)):
         match = _NO_MODULE.search(text)
         module = match and (match["module"] or match["name"] and f"{match['name']} from {match['source'] or '?'}"
