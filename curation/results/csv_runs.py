@@ -1,7 +1,7 @@
 """Results from elsewhere as a plain CSV: `comp_id, language, agent, score[, status, error]`, one run a row.
 
 `language` may be the harness's name (Arab), the ISO code (ar) or the English name (Arabic); `agent` may be left
-out when --agent names it. `status` is success/ok/passed or failed/error (or one of the taxonomy's class names,
+out when --agent names it. `status` is success/ok/passed or failed/error (or one of the taxonomy's failure classes,
 taken as given); without it a row with a score and no error succeeded. `error` is the message or traceback the run
 ended with, read by the same rules as the harness's. A row is known as `<file name>:<line>`.
 """
@@ -85,13 +85,13 @@ def _row(path: Path, line: int, row: dict[str, str], agent: str | None, release:
     error = row.get("error", "")
     result = RunResult(run=f"{path.name}:{line}", agent=owner, competition=comp_id, language=language,
                        source=where, score=score, evidence=error[-EVIDENCE_CHARS:])
-    if status in ERROR_CLASSES:
-        result.success = status == "success"
+    if status in SUCCEEDED:  # "success" too: a score said to be fine is still checked like any other
+        result.success = True
+    elif status in ERROR_CLASSES:
+        result.success = False
         result.error_class = status  # type: ignore[assignment]
         result.classified_by = "input"
         result.reason = f"given by the CSV (status {status})" + (f": {error.splitlines()[-1][:160]}" if error else "")
-    elif status in SUCCEEDED:
-        result.success = True
     elif status in FAILED:
         result.success = False
     elif status:

@@ -41,7 +41,8 @@ async def triage(runs: list[RunResult], llm: LLM, settings: Settings) -> tuple[i
 
     async def ask(members: list[RunResult]) -> int:
         first = members[0]
-        messages = prompt.render(classes=FAILURES, competition=first.competition, language=first.language,
+        language = f"{settings.language(first.language).english} ({first.language})"
+        messages = prompt.render(classes=FAILURES, competition=first.competition, language=language,
                                  agent=first.agent, has_code="yes" if first.has_code else "no",
                                  evidence=first.evidence or "(nothing)", rules=first.reason)
         try:
