@@ -45,6 +45,7 @@ _EXCEPTION = re.compile(
 _REPR = re.compile(r"\be=(?:[A-Za-z_]\w*\.)*(?P<name>_?[A-Z]\w*(?:Error|Exception|Exit|Timeout|Expired))\((?P<message>.*)")
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<function>\S+)')
 WRAPPERS = {"SystemExit", "BaseException", "Exception"}  # how the harness ends or wraps a failure it already said
+_EXIT = re.compile(r"^SystemExit\b", re.M)  # ... unless the submission's own code raised it
 
 _SYNTAX = {"SyntaxError", "IndentationError", "TabError"}
 _SYNTAX_TEXT = re.compile(r"invalid syntax|unexpected indent|unindent does not match|unterminated (?:string|triple)|"
@@ -52,9 +53,18 @@ _SYNTAX_TEXT = re.compile(r"invalid syntax|unexpected indent|unindent does not m
 _IMPORT = {"ModuleNotFoundError", "ImportError", "PackageNotFoundError"}
 _NO_MODULE = re.compile(r"No module named ['\"]?(?P<module>[\w.]+)|cannot import name ['\"]?(?P<name>\w+)['\"]?"
                         r"(?: from ['\"]?(?P<source>[\w.]+))?|(?P<lib>[\w-]+) is not installed|"
-                        r"requires the (?P<req>[\w-]+) (?:library|package)", re.I)
+                        r"requires the (?P<req>[\w-]+) (?:library|package)|"
+                        r"No matching distribution found for (?P<dist>[\w.\-\[\]]+)|"
+                        r"Could not find a version that satisfies the requirement (?P<version>[\w.\-\[\]]+)|"
+                        # a run that installs what it lacks, refused (the grading container installs nothing)
+                        r"pip['\"]?,?\s+['\"]?install['\"]?,?\s+['\"]?(?P<pip>[A-Za-z][\w.\-\[\]]*)['\"]?\]?['\"]? "
+                        r"returned non-zero exit status|"
+                        # a compiled package built for another version of what it links to
+                        r"operator (?P<operator>[\w:]+) does not exist|undefined symbol: (?P<symbol>\w+)", re.I)
 _MEMORY = {"MemoryError", "_ArrayMemoryError", "ArrayMemoryError", "OutOfMemoryError", "ResourceExhaustedError"}
-_MEMORY_TEXT = re.compile(r"out of memory|Unable to allocate|Cannot allocate memory|std::bad_alloc|oom[- ]?kill|"
+_MEMORY_TEXT = re.compile(r"out of memory|not enough memory|Unable to allocate|Cannot allocate memory|std::bad_alloc|"
+                          r"malloc of size \d+ failed|"
+                          r"oom[- ]?kill|"
                           r"^\s*Killed\s*$|exit(?:ed with)? code:? 137|memory limit|OOM when allocating", re.I | re.M)
 _NETWORK = {"ConnectTimeout", "ConnectTimeoutError", "ConnectionError", "ProxyError", "NewConnectionError",
             "MaxRetryError", "URLError", "SSLError", "HTTPError", "ConnectionRefusedError", "gaierror",
@@ -62,7 +72,9 @@ _NETWORK = {"ConnectTimeout", "ConnectTimeoutError", "ConnectionError", "ProxyEr
 _NETWORK_TEXT = re.compile(r"Max retries exceeded with url|Temporary failure in name resolution|"
                            r"Failed to establish a new connection|Network is unreachable|Name or service not known|"
                            r"couldn't connect to|Connection refused|Tunnel connection failed", re.I)
-_TIMEOUT = {"TimeoutError", "TimeoutExpired", "FunctionTimedOut", "Timeout", "JobTimeout", "DeadlineExceeded"}
+# KeyboardInterrupt: nobody types Ctrl-C into a grading run; a time limit sends SIGINT.
+_TIMEOUT = {"TimeoutError", "TimeoutExpired", "FunctionTimedOut", "Timeout", "JobTimeout", "DeadlineExceeded",
+            "KeyboardInterrupt"}
 _TIMEOUT_TEXT = re.compile(r"timed? ?out\b|time ?limit|took too long|deadline exceeded|solution (?:is )?stuck|"
                            r"\bstuck\b|exceeded (?:the |its )?(?:\d+[ -]?(?:s|sec|seconds|min|minutes|h|hours?) )?"
                            r"(?:time|runtime|wall)|no output for \d+|still running after", re.I)
@@ -77,8 +89,15 @@ _HARNESS_SUBMISSION = re.compile(
 _SUBMISSION_TEXT = re.compile(
     r"no submission(?: file)?|submission(?:\.csv)? (?:file )?(?:not found|is missing|missing)|"
     r"wrong (?:number of )?(?:rows|columns)|row count|columns? (?:do not|don't|does not) match|expected \d+ rows|"
-    r"missing (?:required )?columns?|(?:unexpected|extra) columns?|invalid submission|submission (?:has|had) \d+ rows",
+    r"missing (?:required )?columns?|(?:unexpected|extra) columns?|invalid submission|submission (?:has|had) \d+ rows|"
+    r"submission(?: file)? is empty|empty submission",
     re.I)
+# The harness's own failures (python/code_grader.py, python/bench.py, python/grade_functions.py): its configuration or
+# data, not the agent's code, stopped the grading.
+_HARNESS_FAILURE = re.compile(r"internal error|Data loader '[^']*' not found|folds variable is unset|"
+                              r"Could not find competitions/competitions\.json|Unknown competition: |"
+                              r"Competition files are not initialized|Environment variable \w+ is unset|"
+                              r"Bad (?:BENCH_\w+|EXTENDED_SCHEMA) value")
 # python/ast_parser.py wraps whatever the top of the module raised in an ImportError with these words: not an import.
 _LOADER_WRAPPER = re.compile(r"^Failed to (?:execute|compile) filtered code from ")
 _GRADER_FILES = ("grade_functions.py",)
@@ -140,6 +159,8 @@ def failure_class(text: str) -> Verdict | None:
     a rule knows."""
     if not text.strip():
         return None
+    if match := _HARNESS_FAILURE.search(text):
+        return Verdict("other", f"the harness failed, not the agent: {_short(_line_of(text, match.start()))}")
     named = exceptions(text)
     names = {name for name, _ in named}
     last = next(((name, message) for name, message in reversed(named)), None)
@@ -154,10 +175,13 @@ def failure_class(text: str) -> Verdict | None:
     if (found := first(_IMPORT)) or (match := _NO_MODULE.search(text)):
         match = _NO_MODULE.search(text)
         module = match and (match["module"] or match["name"] and f"{match['name']} from {match['source'] or '?'}"
-                            or match["lib"] or match["req"])
+                            or match["lib"] or match["req"] or match["dist"] or match["version"] or match["pip"]
+                            or match["operator"] and f"operator {match['operator']}" or match["symbol"]
+                            and f"symbol {match['symbol']}")
         said = _said(*found) if found else _short(match.group(0))
         return Verdict("missing_package", f"missing {module}: {said}" if module else said)
-    if found := first(_MEMORY):
+    if found := next(((name, message) for name, message in named if name in _MEMORY or name.endswith("MemoryError")),
+                     None):  # every library's own: ArrowMemoryError, _ArrayMemoryError, ...
         return Verdict("out_of_memory", _said(*found))
     if match := _MEMORY_TEXT.search(text):
         return Verdict("out_of_memory", _short(match.group(0).strip()))
@@ -176,6 +200,8 @@ def failure_class(text: str) -> Verdict | None:
         return Verdict("bad_submission", _short(_line_of(text, match.start())))
     if last is not None and place == "grader":
         return Verdict("bad_submission", f"{_said(*last)}{where}")
+    if last is None and place == "code" and _EXIT.search(text):
+        return Verdict("bad_submission", f"the submission exits when it is loaded{where}")
     if last is not None:
         return Verdict("runtime_error", f"{_said(*last)}{where}", last[0])
     return None
