@@ -109,11 +109,13 @@ def _summary(report) -> dict:
 
 
 def _print_json(report) -> None:
-    for run, score in zip(report.runs, report.normalized):
-        say(json.dumps({"run": run.run, "competition": run.competition, "language": run.language, "agent": run.agent,
-                        "error_class": run.error_class, "score": run.score, "normalized_score": round(score, 6),
-                        "reason": run.reason}, ensure_ascii=False))
-    say(json.dumps(_summary(report), ensure_ascii=False))
+    # Written as one block by json's C encoder: a console print per line takes seconds at 10,000 runs.
+    lines = [json.dumps({"run": run.run, "competition": run.competition, "language": run.language,
+                         "agent": run.agent, "error_class": run.error_class, "score": run.score,
+                         "normalized_score": round(score, 6), "reason": run.reason}, ensure_ascii=False)
+             for run, score in zip(report.runs, report.normalized)]
+    lines.append(json.dumps(_summary(report), ensure_ascii=False))
+    typer.echo("\n".join(lines))
 
 
 def _print_lines(report) -> None:

@@ -19,6 +19,7 @@ CLASS_COLOURS = {"success": "#4c9a5b", "syntax_error": "#f2b134", "missing_packa
                  "runtime_error": "#e58a3c", "out_of_memory": "#c4453f", "timeout": "#9b3b5a",
                  "bad_submission": "#b07a55", "hallucination": "#7b5ea7", "leakage": "#3f6fb5", "other": "#9a9a9a"}
 MAX_ANNOTATED = 40  # competitions in the heatmap up to which each cell shows its value
+LABELLED = 80  # ... and up to which each row is named
 
 
 def _png(figure) -> bytes:
@@ -33,11 +34,21 @@ def _png(figure) -> bytes:
 def heatmap(grid: pd.DataFrame, names: dict[str, str]) -> bytes:
     """Competition x language, the pooled normalized score of each cell (blank where no run was read)."""
     rows, columns = len(grid.index), len(grid.columns)
-    figure, axis = plt.subplots(figsize=(max(6.0, 0.62 * columns + 3.2), max(3.0, 0.28 * rows + 1.6)))
+    # Past LABELLED rows the competitions are too many to name: a thin row each, ordered by their mean score, so the
+    # languages' columns still show where agents do worse.
+    labelled = rows <= LABELLED
+    if not labelled:
+        grid = grid.loc[grid.mean(axis=1).sort_values(ascending=False).index]
+    height = 0.28 * rows + 1.6 if labelled else 9.0
+    figure, axis = plt.subplots(figsize=(max(6.0, 0.62 * columns + 3.2), max(3.0, height)))
     image = axis.imshow(grid.to_numpy(dtype=float), aspect="auto", cmap="viridis", vmin=0, vmax=1,
                         interpolation="nearest")
     axis.set_xticks(range(columns), [names.get(code, code) for code in grid.columns], rotation=45, ha="right")
-    axis.set_yticks(range(rows), list(grid.index), fontsize=7 if rows > 30 else 9)
+    if labelled:
+        axis.set_yticks(range(rows), list(grid.index), fontsize=7 if rows > 30 else 9)
+    else:
+        axis.set_yticks([])
+        axis.set_ylabel(f"{rows} competitions, best mean score at the top")
     if rows <= MAX_ANNOTATED:
         for (row, column), value in np.ndenumerate(grid.to_numpy(dtype=float)):
             if not np.isnan(value):

@@ -60,7 +60,12 @@ def read_run_folder(folder: Path, name: RunName, agent: str, release: ReleaseInf
     """The run in `folder`, or one line saying why it cannot be read."""
     results_path = folder / (MANUAL_RESULTS_FILE if name.manual else RESULTS_FILE)
     code_path = folder / (MANUAL_CODE_FILE if name.manual else CODE_FILE)
-    if not any((folder / part).exists() for part in (results_path.name, code_path, "logs", "submission")):
+    try:
+        raw = _bytes(results_path)
+    except OSError as error:
+        return f"{results_path}: cannot be read ({error.strerror or error}); skipped"
+    code_bytes = _bytes(code_path, quiet=True)
+    if raw is None and code_bytes is None and not any((folder / part).is_dir() for part in ("logs", "submission")):
         return f"{folder}: not a run: it holds no {results_path.name}, submission/ or logs/; skipped"
     language = release.language_code(name.language)
     if language is None:
@@ -69,33 +74,33 @@ def read_run_folder(folder: Path, name: RunName, agent: str, release: ReleaseInf
         return f"{folder}: language {name.language!r} {what} {release.name}; skipped"
     if name.competition not in release.tasks:
         return f"{folder}: competition {name.competition!r} is not in {release.name}; skipped"
-    raw = None
-    if results_path.exists():
+    code = code_bytes.decode("utf-8", "replace") if code_bytes is not None else None
+    result = RunResult(run=folder.name, agent=agent, competition=name.competition, language=language,
+                       source=str(folder), fold=name.fold, has_code=code is not None)
+    if raw is not None:
         try:
-            raw = results_path.read_bytes()
             results = read_results(results_path, raw)
-        except OSError as error:
-            return f"{results_path}: cannot be read ({error.strerror or error}); skipped"
         except BadResults as error:
             return f"{results_path}: {error}; skipped"
         for said, named, what in ((results.competition, name.competition, "competition"),
                                   (results.language, name.language, "language")):
             if said and said != named:
                 return f"{results_path}: says {what} {said!r}, but its folder is named for {named!r}; skipped"
-    code = _text(code_path)
-    result = RunResult(run=folder.name, agent=agent, competition=name.competition, language=language,
-                       source=str(folder), fold=name.fold, has_code=code is not None)
-    if raw is not None:
         result.success = results.success
         result.score = results.score
         result.cv_scores = results.cv_scores
         result.evidence = evidence_text(results.errors, results.tracebacks)
-    return ReadRun(result=result, digest=digest_of(raw, code, agent), code=code, results_written=raw is not None,
-                   logs=lambda: log_tail(folder))
+    return ReadRun(result=result, digest=digest_of(raw, code_bytes, agent), code=code,
+                   results_written=raw is not None, logs=lambda: log_tail(folder))
 
 
-def _text(path: Path) -> str | None:
+def _bytes(path: Path, quiet: bool = False) -> bytes | None:
+    """The file's bytes, or None when there is no such file (or, `quiet`, when it cannot be read)."""
     try:
-        return path.read_bytes().decode("utf-8", "replace")
-    except OSError:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError:
+        if quiet:
+            return None
+        raise
