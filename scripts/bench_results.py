@@ -2,9 +2,11 @@
 
 Writes a throwaway project with a release folder (competitions.json, tasks/<Language>.csv for the 13 languages,
 manifest.json) and 10,000 run folders in the grading harness's format: 2 agents x 13 languages x 129 competitions x
-3 folds, cut at 10,000; each with the agent's log, submission/submission.py and code_results.json. About 60% succeed
-(scores that vary by competition, language, agent and fold); the rest fail in every way the taxonomy names, with the
-messages and tracebacks the replayed grading container (tests/results/container.py) writes for such code. Then it runs
+3 folds, cut at 10,000; each with the agent's log, submission/submission.py and code_results.json. About 60% succeed,
+fewer and with lower scores the further a language is made from English (HARDER below, made up so that the report has
+gaps to show), scores also varying by competition and fold; the rest fail in every way the taxonomy names, with the
+messages and tracebacks the replayed grading container (tests/results/container.py) writes for such code, each with
+its own line numbers. Then it runs
 `curate results` in a child process three times: the first read (every run stored), a rerun over the same folders
 (nothing added), and `--json`, and prints each one's wall time and the child's peak resident memory.
 
@@ -35,10 +37,14 @@ from tests.results.harness_runs import (HARNESS_NAMES, SCENARIOS, THIRTEEN, grad
                                         write_release)
 
 FAILURES = ["syntax_error", "missing_package", "runtime_error", "out_of_memory", "timeout", "bad_submission_rows",
-            "bad_submission_function", "bad_submission_no_code", "leakage", "other"]
+            "bad_submission_function", "bad_submission_no_code", "leakage", "other", "hallucination"]
 AGENTS = ("aide", "react")
 FOLDS = 3
 COMPETITIONS = 129
+# How much harder a task is to solve from its text in a language than from English (a lower chance to succeed, a
+# lower score): made up, so that the report has gaps to show.
+HARDER = {"en": 0.0, "fr": 0.01, "es": 0.01, "it": 0.02, "ru": 0.03, "pl": 0.03, "ro": 0.03, "tr": 0.04, "zh": 0.05,
+          "ja": 0.05, "ar": 0.06, "be": 0.07, "kk": 0.08}
 # A child's peak: ru_maxrss of the waited-for children, in KiB on Linux.
 CHILD = [sys.executable, "-c", "import sys; sys.argv[0] = 'curate'; from curation.cli import main; main()"]
 
@@ -53,6 +59,7 @@ def build(project: Path, runs: int) -> dict[str, int]:
                                                "data_type": ("tabular", "text", "image")[i % 3]}
                                         for i, slug in enumerate(slugs)}, THIRTEEN)
     generator = random.Random(0)
+    difficulty = {slug: generator.uniform(0.0, 0.2) for slug in slugs}
     templates = {name: graded(name) for name in SCENARIOS if results_for(name, "x", "English") is not None
                  and name not in ("other", "hallucination")}
     written: dict[str, int] = {}
@@ -63,15 +70,17 @@ def build(project: Path, runs: int) -> dict[str, int]:
                 for fold in range(FOLDS):
                     if count == runs:
                         return written
-                    scenario = "success" if generator.random() < 0.6 else generator.choice(FAILURES)
+                    harder = HARDER[language] + (0.03 if agent == "react" else 0.0)
+                    scenario = "success" if generator.random() < 0.66 - harder else generator.choice(FAILURES)
                     _write(project / "logs" / agent / f"{slug}-{HARNESS_NAMES[language]}-python-{fold}", scenario,
-                           slug, HARNESS_NAMES[language], templates, generator)
+                           slug, HARNESS_NAMES[language], templates, generator, harder + difficulty[slug])
                     written[scenario] = written.get(scenario, 0) + 1
                     count += 1
     return written
 
 
-def _write(folder: Path, scenario: str, slug: str, language: str, templates: dict, generator: random.Random) -> None:
+def _write(folder: Path, scenario: str, slug: str, language: str, templates: dict, generator: random.Random,
+           harder: float) -> None:
     (folder / "logs").mkdir(parents=True)
     (folder / "logs" / "agent.log").write_text("step 1: draft\nstep 2: improve\n" + (
         "TimeoutError: agent run exceeded its time limit of 3600 s\n" if scenario == "timeout" else ""),
@@ -82,12 +91,12 @@ def _write(folder: Path, scenario: str, slug: str, language: str, templates: dic
         (folder / "submission" / "submission.py").write_text(code, encoding="utf-8")
     if scenario in ("timeout", "bad_submission_no_code"):
         return
-    if scenario == "other":
-        results = {"errors": ["Failed to obtain output for python"], "success": False}
+    if scenario in ("other", "hallucination"):
+        results = results_for(scenario, slug, language)
     else:
         results = dict(templates[scenario], grader_competition=slug, grader_language=language)
         if scenario == "success":
-            score = round(0.62 + 0.3 * generator.random(), 4)
+            score = round(0.88 - harder - 0.12 * generator.random(), 4)
             results.update(score=score, cv_scores=[score])
         else:  # every failure's own line numbers, as every agent's code has its own: no two texts alike
             for key in ("errors", "tracebacks"):
