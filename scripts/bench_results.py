@@ -55,9 +55,10 @@ def build(project: Path, runs: int) -> dict[str, int]:
     shutil.copytree(ROOT / "prompts", project / "prompts")
     slugs = [f"competition-{number:03d}-of-the-benchmark" for number in range(COMPETITIONS)]
     write_release(project / "release", {slug: {"metric": "roc_auc_score", "direction": "maximize",
-                                               "baseline_score": 0.6, "domain": ("finance", "sports", "medicine")[i % 3],
-                                               "data_type": ("tabular", "text", "image")[i % 3]}
-                                        for i, slug in enumerate(slugs)}, THIRTEEN)
+                                               "baseline_score": 0.6,
+                                               "domain": ("finance", "sports", "medicine")[number % 3],
+                                               "data_type": ("tabular", "text", "image")[number % 3]}
+                                        for number, slug in enumerate(slugs)}, THIRTEEN)
     generator = random.Random(0)
     difficulty = {slug: generator.uniform(0.0, 0.2) for slug in slugs}
     templates = {name: graded(name) for name in SCENARIOS if results_for(name, "x", "English") is not None

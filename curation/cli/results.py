@@ -23,12 +23,12 @@ def results(
         "--release", metavar="vX.Y.Z", help="The release to join the runs with, as `curate publish` published it "
                                             "(default: the newest).")] = None,
     from_folder: Annotated[Path | None, typer.Option(
-        "--from", metavar="PATH", help="A release folder to join with instead (a checkout of a release, or the "
-                                       "harness's competitions/ folder).")] = None,
+        "--from", metavar="PATH", help="A release folder to join with instead (a checkout of a release, or "
+                                       "the harness's competitions/ folder).")] = None,
     agent: Annotated[str | None, typer.Option(
         "--agent", metavar="NAME", help="The agent the RUNS are of (default: the name of their folder); with no "
                                         "RUNS, report this agent's stored runs only.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run, then one with the summary.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run, then the summary.")] = False,
     max_cost: MaxCostOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -92,7 +92,7 @@ def _summary(report) -> dict:
     runs = report.runs
     classes = Counter(run.error_class for run in runs)
     by_language: dict[str, dict] = {}
-    for run, score in zip(runs, report.normalized):
+    for run in runs:
         entry = by_language.setdefault(run.language, {"runs": 0, "success": 0})
         entry["runs"] += 1
         entry["success"] += run.error_class == "success"

@@ -48,7 +48,8 @@ class ResultsReport:
     left_out: int = 0  # stored runs of competitions or languages the release lacks
 
 
-def read_paths(paths: list[Path], agent: str | None, release: ReleaseInfo, settings: Settings) -> tuple[list[ReadRun], list[str]]:
+def read_paths(paths: list[Path], agent: str | None, release: ReleaseInfo,
+               settings: Settings) -> tuple[list[ReadRun], list[str]]:
     """Every run under `paths`, and one line per folder, file or row that is not a readable run."""
     names = _language_names(settings)
 
@@ -58,7 +59,7 @@ def read_paths(paths: list[Path], agent: str | None, release: ReleaseInfo, setti
     reads: list[ReadRun] = []
     problems: list[str] = []
     for path in paths:
-        if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
+        if path.is_file() and path.suffix.lower() == ".csv":
             found, missed = read_csv_runs(path, agent, release, known_language)
             reads += found
             problems += missed
@@ -77,8 +78,8 @@ def read_paths(paths: list[Path], agent: str | None, release: ReleaseInfo, setti
     for read in reads:
         key = (read.result.agent, read.result.run)
         if key in seen:
-            problems.append(f"{read.result.source}: run {read.result.run} of agent {read.result.agent} was read already "
-                            f"from {seen[key]}; this copy skipped")
+            problems.append(f"{read.result.source}: run {read.result.run} of agent {read.result.agent} was read "
+                            f"already from {seen[key]}; this copy skipped")
             continue
         seen[key] = read.result.source
         unique.append(read)
@@ -113,7 +114,8 @@ def collect_results(store: Store, settings: Settings, paths: list[Path], *, agen
                                 for read, run in zip(reads, runs))
     else:
         stored = store.stored_runs([agent] if agent else None)
-        runs = [run for run in stored if run.competition in release.tasks and run.language in release.languages.values()]
+        known = set(release.languages.values())
+        runs = [run for run in stored if run.competition in release.tasks and run.language in known]
         left_out = len(stored) - len(runs)
     report = ResultsReport(release=release, runs=[], normalized=[], problems=problems, saved=saved, triaged=triaged,
                            left_out=left_out)

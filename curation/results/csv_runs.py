@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from curation.records import ERROR_CLASSES, RunResult
@@ -23,7 +24,8 @@ FAILED = {"failed", "fail", "failure", "error", "false", "0", "crashed", "invali
 _ALIASES = {"comp-id": "comp_id", "competition": "comp_id", "lang": "language", "model": "agent"}
 
 
-def read_csv_runs(path: Path, agent: str | None, release: ReleaseInfo, known_language) -> tuple[list[ReadRun], list[str]]:
+def read_csv_runs(path: Path, agent: str | None, release: ReleaseInfo,
+                  known_language: Callable[[str], bool]) -> tuple[list[ReadRun], list[str]]:
     """The runs of a CSV file, and one line per row (or for the file) that cannot be read."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
@@ -59,7 +61,7 @@ def read_csv_runs(path: Path, agent: str | None, release: ReleaseInfo, known_lan
 
 
 def _row(path: Path, line: int, row: dict[str, str], agent: str | None, release: ReleaseInfo,
-         known_language) -> ReadRun | str:
+         known_language: Callable[[str], bool]) -> ReadRun | str:
     where = f"{path}:{line}"
     comp_id, language_name = row.get("comp_id", ""), row.get("language", "")
     if not comp_id or not language_name:
@@ -95,7 +97,8 @@ def _row(path: Path, line: int, row: dict[str, str], agent: str | None, release:
     elif status in FAILED:
         result.success = False
     elif status:
-        return f"{where}: status {status!r} is neither success nor failed (nor a class: {', '.join(ERROR_CLASSES)}); row skipped"
+        return (f"{where}: status {status!r} is neither success nor failed (nor a class: {', '.join(ERROR_CLASSES)}); "
+                "row skipped")
     else:
         result.success = score is not None and not error
     return ReadRun(result=result, digest=digest_of(",".join(f"{k}={v}" for k, v in sorted(row.items())), owner))

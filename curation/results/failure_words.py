@@ -24,7 +24,8 @@ class Phrases:
 EXCEPTION = re.compile(
     r"^[ \t]*(?:[A-Za-z_][\w]*\.)*(?P<name>_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Expired|TimedOut)"
     r"|KeyboardInterrupt|StopIteration)(?::[ \t]*(?P<message>.*))?$", re.M)
-REPR = re.compile(r"\be=(?:[A-Za-z_]\w*\.)*(?P<name>_?[A-Z]\w*(?:Error|Exception|Exit|Timeout|Expired))\((?P<message>.*)")
+REPR = re.compile(r"\be=(?:[A-Za-z_]\w*\.)*(?P<name>_?[A-Z]\w*(?:Error|Exception|Exit|Timeout|Expired))"
+                  r"\((?P<message>.*)")
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>\S+))?')
 WRAPPERS = {"SystemExit", "BaseException", "Exception"}  # how the harness ends or wraps a failure it already said
 EXIT = re.compile(r"^SystemExit\b", re.M)  # ... unless the submission's own code raised it

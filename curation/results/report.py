@@ -48,9 +48,11 @@ def _interval(gap: statistics.Gap | None) -> str:
     return "–" if gap is None or gap.low is None else f"[{gap.low:+.3f}, {gap.high:+.3f}]"
 
 
-def _table(header: list[str], rows: list[list[str]], right: int = 1) -> list[str]:
-    aligns = ["---"] * right + ["---:"] * (len(header) - right)
-    return ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|", *("| " + " | ".join(row) + " |" for row in rows)]
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table, the first column left-aligned and the figures right-aligned."""
+    aligns = ["---"] + ["---:"] * (len(header) - 1)
+    return ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|",
+            *("| " + " | ".join(row) + " |" for row in rows)]
 
 
 def _write(folder: Path, name: str, data: bytes) -> Path:
@@ -108,15 +110,17 @@ def write_report(folder: Path, table: pd.DataFrame, *, title: str, languages: li
     indexed = figures.set_index(["language", "agent"])
     lines += _table(["language", *(f"{agent} {what}" for agent in agents for what in ("success", "score"))],
                     [[names[code], *(value for agent in agents for value in (
-                        _percent(indexed["success"].get((code, agent))), _number(indexed["score"].get((code, agent)))))]
-                     for code in order])
+                        _percent(indexed["success"].get((code, agent))),
+                        _number(indexed["score"].get((code, agent)))))] for code in order])
     files.append(_write(folder, "results_by_agent.png", plots.language_agent_bars(figures, order, agents, names)))
-    lines += ["", "![Success and score per language and agent](results_by_agent.png)", "", "## Performance profiles", "",
-              "For each level t from 0 to 1, the share of competitions whose cell reaches a normalized score of at least "
-              "t; the area under a curve (the table) is its mean cell.", ""]
+    lines += ["", "![Success and score per language and agent](results_by_agent.png)", "",
+              "## Performance profiles", "",
+              "For each level t from 0 to 1, the share of competitions whose cell reaches a normalized score of at "
+              "least t; the area under a curve (the table) is its mean cell.", ""]
     curves = statistics.profiles(cell_table)
-    lines += _table(["language", *agents], [[names[code], *(_number(curves[(code, agent)][1]) if (code, agent) in curves
-                                                             else "–" for agent in agents)] for code in order])
+    lines += _table(["language", *agents], [[names[code], *(_number(curves[(code, agent)][1])
+                                                             if (code, agent) in curves else "–" for agent in agents)]
+                                            for code in order])
     files.append(_write(folder, "results_profiles.png", plots.profiles(curves, agents, order, names)))
     lines += ["", "![Performance profiles](results_profiles.png)", "", "## Why runs fail", ""]
     lines += _taxonomy_section(folder, table, order, names, files)

@@ -62,9 +62,9 @@ class ResultsMixin(StoreMixin):
         with self.transaction() as db:
             db.executemany(
                 "INSERT INTO results (agent, run, competition, language, error_class, record, input_hash, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(agent, run) DO UPDATE SET competition = excluded.competition, "
-                "language = excluded.language, error_class = excluded.error_class, record = excluded.record, "
-                "input_hash = excluded.input_hash, updated_at = excluded.updated_at", values)
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(agent, run) DO UPDATE SET "
+                "competition = excluded.competition, language = excluded.language, error_class = excluded.error_class, "
+                "record = excluded.record, input_hash = excluded.input_hash, updated_at = excluded.updated_at", values)
         return SavedRuns(added=added, changed=changed, unchanged=len(runs) - added - changed)
 
     def stored_runs(self, agents: Iterable[str] | None = None) -> list[RunResult]:
@@ -77,5 +77,6 @@ class ResultsMixin(StoreMixin):
         for start in range(0, len(chosen), 500):
             chunk = chosen[start:start + 500]
             found += self._records(RunResult, self.db.execute(
-                f"SELECT record FROM results WHERE agent IN ({', '.join('?' * len(chunk))}) ORDER BY agent, run", chunk))
+                f"SELECT record FROM results WHERE agent IN ({', '.join('?' * len(chunk))}) ORDER BY agent, run",
+                chunk))
         return sorted(found, key=lambda run: (run.agent, run.run))

@@ -115,8 +115,9 @@ def write_run(logs_dir: Path, competition: str, language: str, scenario: str, fo
 
 
 def write_release(folder: Path, competitions: dict[str, dict], languages: list[str]) -> Path:
-    """A release folder as `curate publish` writes it (the files the join reads): competitions.json, tasks/<Language>.csv
-    per language, manifest.json naming the languages. `competitions`: slug -> grading block plus domain, data_type."""
+    """A release folder as `curate publish` writes it (the files the join reads): competitions.json,
+    tasks/<Language>.csv per language, manifest.json naming the languages. `competitions`: slug -> grading block plus
+    domain and data_type."""
     folder.mkdir(parents=True, exist_ok=True)
     write_grading_config({slug: {key: value for key, value in spec.items() if key not in ("domain", "data_type")}
                           for slug, spec in competitions.items()}, folder / "competitions.json")

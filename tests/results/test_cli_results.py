@@ -70,7 +70,8 @@ def test_the_report_opens_on_the_gap_table_and_the_heatmap(project, harness):
     assert result.exit_code == 0, result.output
     report = (project / "reports" / "results.md").read_text(encoding="utf-8")
     first_screen = report.split("## Gap to English per agent")[0]
-    assert "| language | runs | success | normalized score | gap to English | 95% interval | competitions |" in first_screen
+    assert ("| language | runs | success | normalized score | gap to English | 95% interval | competitions |"
+            in first_screen)
     assert "| English (en) | 6 |" in first_screen and "| Kazakh (kk) | 6 |" in first_screen
     assert first_screen.rstrip().endswith("![Normalized score per competition and language](results_heatmap.png)")
     for section in ("## Performance profiles", "### Per language", "### Per data type", "### Per domain",
@@ -144,7 +145,8 @@ def test_broken_files_and_folders_are_named_and_the_rest_is_read(project, harnes
     assert len(lines) == 10, lines
     expected = [
         f"{logs}/titanic-Arab-python-1/code_results.json: is not whole JSON (",
-        f"{logs}/titanic-Belarus-python-1/code_results.json: is empty (the grading was cut off while writing it); skipped",
+        f"{logs}/titanic-Belarus-python-1/code_results.json: is empty (the grading was cut off while writing it); "
+        "skipped",
         f"{logs}/titanic-Chinese-python-1/code_results.json: has no true/false `success`, which the harness always "
         "writes; it is partial; skipped",
         f"{logs}/titanic-Polish-python-1/code_results.json: is not UTF-8 text; skipped",
@@ -191,3 +193,42 @@ def test_release_and_from_together_are_refused(project):
 
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: give --release or --from, not both"
+
+
+def test_nan_folds_and_grade_sh_s_own_layout_are_read(project, harness):
+    logs = project / "more" / "aide"
+    folds = logs / "titanic-Italian-python-only_code"
+    (folds / "submission").mkdir(parents=True)
+    (folds / "submission" / "submission.py").write_text("def train(df):\n    return df\n", encoding="utf-8")
+    # python/code_grader.py averages the folds that are not NaN, and Python's json writes NaN bare
+    (folds / "code_results.json").write_text(
+        '{"errors": ["Grader execution failed : (...)"], "tracebacks": ["NoneType: None\\n"], "success": true, '
+        '"grader_competition": "titanic", "grader_language": "Italian", "grader": "default", "score": 0.74, '
+        '"cv_scores": [0.71, NaN, 0.77]}', encoding="utf-8")
+    manual = logs / "submission_titanic-Polish-python-only_code"  # what grade.sh leaves
+    manual.mkdir()
+    (manual / "code.py").write_text("import lightgbm\n", encoding="utf-8")
+    (manual / "results.json").write_text(json.dumps({
+        "errors": ["Could not load submission code: e=ModuleNotFoundError(\"No module named 'lightgbm'\")"],
+        "tracebacks": ["NoneType: None\n"], "success": False}), encoding="utf-8")
+
+    result = curate("results", "more/aide", "--from", "release", "--json")
+
+    assert result.exit_code == 0, result.output
+    runs = {run["run"]: run for run in json_lines(result)[0]}
+    assert runs["titanic-Italian-python-only_code"]["error_class"] == "success"
+    assert runs["titanic-Italian-python-only_code"]["reason"] == "score 0.74 (1 of 3 folds not graded)"
+    assert runs["submission_titanic-Polish-python-only_code"]["language"] == "pl"
+    assert runs["submission_titanic-Polish-python-only_code"]["reason"].startswith("missing lightgbm: ")
+
+
+def test_runs_without_english_are_reported_without_gaps(project, harness):
+    result = curate("results", "logs/aide/titanic-Kazakh-python-0", "logs/aide/spaceship-titanic-Kazakh-python-0",
+                    "--from", "release", "--json")
+
+    assert result.exit_code == 0, result.output
+    summary = json_lines(result)[1]
+    assert summary["agents"] == ["aide"] and set(summary["languages"]) == {"kk"}
+    assert "gap_to_english" not in summary["languages"]["kk"]
+    report = (project / "reports" / "results.md").read_text(encoding="utf-8")
+    assert "| Kazakh (kk) | 2 |" in report and "| – | – | – |" in report

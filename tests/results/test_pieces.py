@@ -27,7 +27,8 @@ def test_the_registry_names_every_language_as_the_harness_does():
     ("wids-datathon-2020-Arab-python-only_code", RunName("wids-datathon-2020", "Arab", "python", "only_code")),
     ("2024-datalab-cup1-Belarus-python-12", RunName("2024-datalab-cup1", "Belarus", "python", "12")),
     ("submission_titanic-Polish-python-only_code", RunName("titanic", "Polish", "python", "only_code", manual=True)),
-    ("titanic-Polish-python", None), ("titanic-Polish-cobol-0", None), ("notes", None), ("titanic-Pol ish-python-0", None),
+    ("titanic-Polish-python", None), ("titanic-Polish-cobol-0", None), ("notes", None),
+    ("titanic-Pol ish-python-0", None),
 ])
 def test_run_folder_names_are_read_from_the_right(name, parts):
     assert parse_run_name(name) == parts
