@@ -232,3 +232,17 @@ def test_runs_without_english_are_reported_without_gaps(project, harness):
     assert "gap_to_english" not in summary["languages"]["kk"]
     report = (project / "reports" / "results.md").read_text(encoding="utf-8")
     assert "| Kazakh (kk) | 2 |" in report and "| – | – | – |" in report
+
+
+def test_a_report_folder_that_cannot_be_written_is_one_line_and_the_runs_are_kept(project, harness, settings):
+    (project / "reports").write_text("not a folder", encoding="utf-8")
+
+    result = curate("results", "logs", "--from", "release")
+
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(f"error: {project / 'reports'}: is a file where a folder should be; move "
+                                            "it aside (or set paths.reports in curate.toml), then run `curate results` "
+                                            "again")
+    assert "Traceback" not in result.output
+    with Store(settings.path("store")) as store:
+        assert len(store.stored_runs()) == 78

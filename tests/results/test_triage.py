@@ -114,3 +114,17 @@ def test_without_triage_configured_no_call_is_made(project, llm_server, monkeypa
     runs, summary = json_lines(curate("results", "logs/aide", "--from", "release", "--json"))
 
     assert runs[0]["error_class"] == "other" and llm_server.count() == 0
+
+
+def test_doctor_checks_the_triage_model_once_it_is_set(project):
+    assert "triage" not in load_settings(project / "curate.toml").roles_in_use()  # off by default
+
+    from curation.cli.llm import PIPELINE_ROLES
+
+    with_triage(project)
+    settings = load_settings(project / "curate.toml")
+    assert "triage" in settings.roles_in_use() and "triage" not in settings.roles_in_use(PIPELINE_ROLES)
+
+    result = curate("doctor")
+
+    assert "models.describe, score, tag, translate, synthesize, triage (openai) need it" in result.output
