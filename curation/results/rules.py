@@ -8,6 +8,7 @@ never answered, the agent's logs (a timeout or a kill); else `other`.
 
 from __future__ import annotations
 
+import ast
 import re
 
 from curation.records import RunResult
@@ -73,7 +74,7 @@ def classify(read: ReadRun, task: TaskInfo, held_out: list[re.Pattern] | tuple =
 def _syntax_problem(code: str) -> str:
     """How the code fails to parse, or '' when it parses."""
     try:
-        compile(code, "submission.py", "exec", dont_inherit=True, flags=0x400)  # ast.PyCF_ONLY_AST: parse only
+        compile(code, "submission.py", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)  # parsed, never run
     except SyntaxError as error:
         return f"{type(error).__name__}: {error.msg} (line {error.lineno} of the submission)"
     except ValueError as error:  # null bytes
