@@ -41,6 +41,8 @@ from curation.records import CheckResult
 # Letters outside the target's script tolerated as a share of all letters (brand names, Latin terms in
 # Cyrillic or CJK text); a whole sentence in the wrong script goes well beyond it.
 FOREIGN_LETTER_SHARE = 0.15
+# A word this long in another script, the English not having it, is a transliteration whatever its share of the text.
+STRAY_WORD_LETTERS = 3
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,27 @@ def _countable_foreign(run: str) -> bool:
     return len(run) > 1 and not (run.isupper() and len(run) <= 6)
 
 
+def _stray_words(text: str, allowed, english: set[str]) -> list[tuple[str, str]]:
+    """Words of three letters or more written wholly in a script the target is not written in, that the English does
+    not have: a word transliterated ('датчики' as "datchiki", 'capteurs' in Cyrillic), which the share of letters
+    misses in a long text. Acronyms and the English's own words (a name, a loan) are not counted."""
+    found: list[tuple[str, str]] = []
+    for word in re.findall(r"[^\W\d_]+", text):
+        scripts = {letter_script(char) for char in word} - {None}
+        if len(scripts) != 1 or len(word) < STRAY_WORD_LETTERS:
+            continue
+        script = scripts.pop()
+        if script not in allowed and _countable_foreign(word) and not _from_english(word.casefold(), english):
+            found.append((word, script))
+    return found
+
+
+def _from_english(word: str, english: set[str]) -> bool:
+    """The English has the word, or the same word with another ending (a loan in the singular: hashtag, hashtags)."""
+    return word in english or any(len(other) >= 4 and len(word) >= 4 and (other.startswith(word) or word.startswith(other))
+                                  for other in english)
+
+
 def check_script(translation: str, language: str, names: Iterable[str] = (), source: str = "") -> CheckResult:
     """The letters outside protected spans are in the target language's script; Chinese in simplified Han.
 
@@ -214,8 +237,8 @@ def check_script(translation: str, language: str, names: Iterable[str] = (), sou
     target = parse_language(language)
     allowed = ALLOWED[target.script]
     text = prose(translation, names)
-    if source and target.script != "Latin":
-        english = {word.casefold() for word in words(prose(source, names))}
+    english = {word.casefold() for word in words(prose(source, names))} if source else set()
+    if english and target.script != "Latin":
         text = re.sub(r"[A-Za-z]+", lambda word: " " if word.group(0).casefold() in english else word.group(0), text)
     total = sum(letter_scripts(text).values())
     if not total:
@@ -236,6 +259,11 @@ def check_script(translation: str, language: str, names: Iterable[str] = (), sou
         return CheckResult(name="script", passed=False, detail=(
             f"{share:.0%} of the letters are not {target.script} ({found_text} of {total}); "
             f"at most {FOREIGN_LETTER_SHARE:.0%} allowed"))
+    stray = _stray_words(text, allowed, english)
+    if stray:
+        listed = ", ".join(f"{word!r} ({script})" for word, script in stray[:3])
+        return CheckResult(name="script", passed=False, detail=(
+            f"{plural(len(stray), 'word')} in another script than {target.script}, not in the English: {listed}"))
     return CheckResult(name="script", passed=True, detail=f"{1 - share:.0%} of the letters are {target.script}")
 
 

@@ -170,6 +170,23 @@ def test_brand_names_and_acronyms_in_another_script_pass():
     assert failed("eCommerce", "eコマース", "ja") == {}
 
 
+def test_one_word_transliterated_into_another_script_is_caught_in_a_long_text():
+    # One word in a text of a hundred is far under the share of foreign letters the script check allows; it is a
+    # word written in the wrong script all the same, and an agent reads "datchiki" as noise.
+    source = SOURCES["house_description"]
+    fr = TRANSLATIONS["fr"]["house_description"]
+    letters = dict(zip("abcdeimnoprstu", "абцдеимнопрсту"))
+    word = next(word for word in fr.split() if len(word) > 5 and set(word) <= set(letters))
+    cyrillic = fr.replace(word, "".join(letters[c] for c in word), 1)
+    assert "in another script than Latin, not in the English" in failed(source, cyrillic, "fr")["script"]
+    ru = TRANSLATIONS["ru"]["house_description"].replace("цену", "tsenu", 1)
+    assert "'tsenu' (Latin)" in failed(source, ru, "ru")["script"]
+    # A word the English has, in another form, is a loan; so is an acronym.
+    assert "script" not in failed("Count the hashtags of each tweet and predict how often it is shared.",
+                                  "统计每条推文中的 hashtag 数量，并预测这条推文会被转发多少次，以及它在一周之内会获得多少点赞和评论。", "zh")
+    assert "script" not in failed("Predict the GPU demand.", "Предскажите спрос на GPU.", "ru")
+
+
 def test_a_language_outside_the_configured_ones_can_still_be_checked():
     uk = "Передбачте кількість велосипедів, орендованих щогодини, за даними про погоду та сезон."
     source = "Predict the number of bikes rented every hour from the weather and the season."
