@@ -134,7 +134,7 @@ def test_the_readme_links_into_pages_that_exist():
     assert [link for link in links if not (REPO / link).is_file()] == []
     pages = {str(path.relative_to(REPO)) for path in (REPO / "docs").rglob("*.md")}
     assert {"docs/annotator.md", "docs/researcher.md", "docs/configuration.md", "docs/benchmarks.md"} <= set(links)
-    assert set(links) <= pages
+    assert {link for link in links if not link.endswith(".png")} <= pages  # a figure is a file of docs/, not a page
 
 
 def test_user_pages_do_not_send_users_into_the_package():
