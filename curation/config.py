@@ -83,6 +83,9 @@ class PathSettings(Strict):
                                                                        "the source of truth, commit it.")
     reports: Path = Field(default=Path("reports"), description="`curate report`'s review.md and plots.")
     review_sheets: Path = Field(default=Path("review"), description="The review workbooks, one folder per language.")
+    glossary: Path = Field(default=Path("glossary.csv"), description="The ML glossary: each term's renderings per "
+                                                                     "language, given to the translator and checked "
+                                                                     "(`terms`); no file, no glossary.")
 
 
 class Secrets(BaseModel):

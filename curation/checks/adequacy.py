@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from curation.checks import tags
-from curation.checks.alignment import Link, align, reordered
+from curation.checks.alignment import Link, align, remember, reordered
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
@@ -343,16 +343,17 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")
     try:
-        return _judge(_Texts(language, english, translated))
+        return _judge(_Texts(language, english, translated), (source, translation, language, tuple(names)))
     except EncoderUnavailable as error:
         _warn_once(str(error))
         return CheckResult(name=NAME, passed=True, detail=f"not run: {error}")
 
 
-def _judge(texts: _Texts) -> CheckResult:
+def _judge(texts: _Texts, key: tuple) -> CheckResult:
     cut, pair = texts.cut, texts.pair
     links = align(pair, texts.merge, texts.split, cut, GLUE_GAIN[texts.name])
     links = _absorbed(texts, reordered(_validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name)))
+    remember(key, links)  # the meaning checks compare words on these pairs of sentences
     problems = []
     for link in sorted(links, key=lambda link: (link.t or (len(texts.t),), link.s or (-1,))):
         if not link.s:

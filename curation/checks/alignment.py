@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The alignments the adequacy check made lately, by (source, translation, language, names): the meaning checks
+# compare words on the same pairs of sentences without embedding them again.
+_RECENT: dict[tuple, list[Link]] = {}
+_KEPT = 64
+
 
 @dataclass(frozen=True)
 class Link:
@@ -79,3 +84,21 @@ def reordered(links: list[Link], pair, cut: float, loose: float | None = None) -
     kept = [link for link in links if (link.s and link.t) or (link.t and link.t[0] in added)
             or (link.s and link.s[0] in omitted)]
     return kept + matched
+
+
+def remember(key: tuple, links: list[Link]) -> None:
+    """Keep the alignment of a (source, translation, language, names) for the checks that run after adequacy."""
+    _RECENT.pop(key, None)
+    _RECENT[key] = links
+    while len(_RECENT) > _KEPT:
+        _RECENT.pop(next(iter(_RECENT)))
+
+
+def recalled(key: tuple) -> list[Link] | None:
+    """The alignment adequacy made of that text, if it made one lately."""
+    return _RECENT.get(key)
+
+
+def forget() -> None:
+    """Forget the alignments kept (benchmarks time each text as new)."""
+    _RECENT.clear()

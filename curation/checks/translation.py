@@ -10,7 +10,11 @@ The checks, each a CheckResult named so, in REGISTRY order:
 - not_copy: the translation is not the English source, and no English sentence, line or half tag is left in it;
 - script: the letters outside protected spans are in the target's script (simplified Han for Chinese);
 - adequacy: no sentence, line or clause added, none left out (sentence embeddings; curation/checks/adequacy.py;
-  `[translate] adequacy = false` turns it off).
+  `[translate] adequacy = false` turns it off);
+- meaning: negations, directions, limits, units and conditions said as the English says them, on the sentences
+  adequacy aligned (curation/checks/meaning.py);
+- terms: no glossary term rendered with another term of its group (curation/checks/glossary.py);
+- roles: identifiers in the sentences and the parts the English gives them (curation/checks/roles.py).
 
 They work on restored texts, so review runs them on an annotator's own version and `curate check` on any file.
 A new check is a function of a Pair returning a CheckResult, plugged in with one line in REGISTRY.
@@ -24,9 +28,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from curation.checks.adequacy import check_adequacy
+from curation.checks.glossary import GlossaryError, check_terms, load_glossary
+from curation.checks.meaning import check_meaning
+from curation.checks.roles import check_roles
 from curation.checks.han import traditional
 from curation.checks.language import check_language, check_not_copy
-from curation.checks import language_id, segments, tags
+from curation.checks import alignment, language_id, segments, tags
 from curation.checks import prose as prose_module
 from curation.checks.masking import PLACEHOLDER, PLACEHOLDER_DEBRIS, protected_spans
 from curation.checks.numbers import check_numbers
@@ -278,7 +285,16 @@ def _adequacy(pair: Pair) -> CheckResult:
     return check_adequacy(pair.source, pair.translation, pair.language, pair.names)
 
 
-# The checks in the order they run and are shown. A new check plugs in here with one line.
+def _terms(pair: Pair) -> CheckResult:
+    try:
+        glossary = load_glossary(pair.settings.path("glossary"))
+    except GlossaryError as error:
+        return CheckResult(name="terms", passed=True, detail=f"not run: {error}")
+    return check_terms(glossary, pair.source, pair.translation, pair.language, pair.names)
+
+
+# The checks in the order they run and are shown. A new check plugs in here with one line. The meaning checks come
+# after adequacy: they compare words on the sentences it aligned.
 REGISTRY: dict[str, Check] = {
     "placeholders": lambda p: check_placeholders(p.source, p.translation, p.names),
     "numbers": lambda p: check_numbers(p.source, p.translation, p.names),
@@ -287,6 +303,9 @@ REGISTRY: dict[str, Check] = {
     "not_copy": lambda p: check_not_copy(p.source, p.translation, p.language, p.settings, p.with_proper_names),
     "script": lambda p: check_script(p.translation, p.language, p.with_proper_names, source=p.source),
     "adequacy": _adequacy,
+    "meaning": lambda p: check_meaning(p.source, p.translation, p.language, p.names),
+    "terms": _terms,
+    "roles": lambda p: check_roles(p.source, p.translation, p.language, p.names),
 }
 CHECKS = tuple(REGISTRY)
 # What may refuse a native speaker's own version: facts a person cannot improve on (identifiers and numbers as
@@ -298,6 +317,7 @@ HARD_CHECKS = ("placeholders", "numbers", "language", "not_copy", "script")
 def clear_caches() -> None:
     """Forget every cached reading of a text, so a benchmark times each text as if it were new."""
     language_id.clear_cache()
+    alignment.forget()
     prose_module.clear_cache()
     segments.clear_cache()
 

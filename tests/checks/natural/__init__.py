@@ -19,10 +19,13 @@ from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).parent
-SETS = ("calibration", "calibration_extra", "calibration_hard", "heldout")
+SETS = ("calibration", "calibration_extra", "calibration_hard", "heldout", "meaning_calibration", "meaning_heldout")
 LANGUAGES = ("ar", "be", "zh", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr")
 DEFECTS = ("added_content", "omission", "truncation", "language_confusion", "mixed_language", "english_echo",
            "wrong_script", "number_damaged", "number_dropped")
+# The meaning sets' classes (MEANING.md): fluent translations that keep every token and say something else.
+MEANING_DEFECTS = ("negation", "direction", "comparison", "role_swap", "condition_dropped", "unit_changed",
+                   "wrong_term", "language_slip")
 
 
 @dataclass(frozen=True)

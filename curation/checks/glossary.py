@@ -1,0 +1,200 @@
+"""The ML glossary: a CSV a curator edits (`[paths] glossary`, glossary.csv beside curate.toml), one row per term
+with its renderings in every target language, the confusable group it belongs to, and where the renderings come
+from and when.
+
+Three uses:
+- the translator is told the renderings of the terms its English text uses (`entries_for`, the translate prompt);
+- the `terms` check flags an English term rendered with another term of its group (recall written as precision,
+  median as mean, macro as weighted, regression as classification, validation as test): the translation lacks every
+  form of the English term and says another term of the group more often than the English does, or a number or a
+  negation goes with another term of the group than in the English ("recall at a precision of 0.9" -> "precision at
+  a recall of 0.9");
+- `curate report` counts the annotators' fixes that replaced a glossary rendering (`term_changes`), so the glossary
+  learns from review.
+
+A form matches its inflected words: it loses its final vowels and takes a few letters of ending ("полнота" matches
+"полноты"); `*` marks the stem by hand (`макро*`). English forms match as written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from curation.checks.prose import prose, quote
+from curation.checks.roles import term_partners
+from curation.checks.senses import Find, Senses, compile_words, language_data, lower
+from curation.languages import parse_language
+from curation.prompts import PromptError
+from curation.records import CheckResult
+
+NAME = "terms"
+ENDING = 3  # letters of ending a form may take where the language's word file says nothing
+FIXED = ("term", "group", "en", "source", "date")
+
+
+class GlossaryError(PromptError):
+    """The glossary file cannot be read; the message names the file and line and says what to do."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One term: its English forms, its forms per language (the first is the rendering), its group, source, date."""
+
+    term: str
+    group: str
+    forms: dict[str, tuple[str, ...]]
+    source: str
+    date: str
+
+    def rendering(self, language: str) -> str | None:
+        forms = self.forms.get(language, ())
+        return forms[0].replace("*", "") if forms else None
+
+
+@dataclass(frozen=True, eq=False)  # one object per file version (load_glossary caches it): hashed by identity
+class Glossary:
+    entries: tuple[Entry, ...]
+    path: Path | None = None
+
+    def by_term(self) -> dict[str, Entry]:
+        return {entry.term: entry for entry in self.entries}
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(code for entry in self.entries for code in entry.forms))
+
+
+EMPTY = Glossary(())
+
+
+def _forms(cell: str) -> tuple[str, ...]:
+    return tuple(form.strip() for form in cell.split("|") if form.strip())
+
+
+def parse_glossary(text: str, path: Path | None = None) -> Glossary:
+    """A glossary from its CSV text (lines starting with # are comments)."""
+    where = path or Path("glossary.csv")
+    lines = [line if not line.lstrip().startswith("#") else "" for line in text.splitlines()]
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    header_at = next((i for i, row in enumerate(rows) if any(cell.strip() for cell in row)), None)
+    if header_at is None:
+        return Glossary((), path)
+    header = [cell.strip() for cell in rows[header_at]]
+    missing = [name for name in FIXED if name not in header]
+    if missing:
+        raise GlossaryError(f"{where} line {header_at + 1}: the header lacks the column(s) {', '.join(missing)}; "
+                            f"it must have term, group, en, one column per language code, source and date")
+    languages = [name for name in header if name not in FIXED and name]
+    entries = []
+    for number, row in enumerate(rows[header_at + 1:], start=header_at + 2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise GlossaryError(f"{where} line {number}: {len(row)} cells where the header has {len(header)}; "
+                                f"quote a cell that holds a comma")
+        cells = dict(zip(header, (cell.strip() for cell in row)))
+        if not cells["term"] or not _forms(cells["en"]):
+            raise GlossaryError(f"{where} line {number}: a term needs its name (term) and English forms (en)")
+        forms = {"en": _forms(cells["en"])} | {code: _forms(cells[code]) for code in languages if _forms(cells[code])}
+        entries.append(Entry(cells["term"], cells["group"] or cells["term"], forms, cells["source"], cells["date"]))
+    return Glossary(tuple(entries), path)
+
+
+def load_glossary(path: Path) -> Glossary:
+    """The glossary at `path`; an empty one when there is no such file."""
+    if not path.exists():
+        return Glossary((), path)
+    stat = path.stat()
+    return _load(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _load(path: Path, mtime: int, size: int) -> Glossary:
+    try:
+        return parse_glossary(path.read_text(encoding="utf-8"), path)
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise GlossaryError(f"{path}: cannot read the glossary ({error}); save it as UTF-8 CSV") from None
+
+
+@lru_cache(maxsize=64)
+def matcher(glossary: Glossary, code: str) -> Senses:
+    """The glossary's forms in one language as concept words (the term is the concept)."""
+    data = language_data(code)
+    ending = None if code == "en" else data.get("ending", ENDING)
+    concepts = {entry.term: list(entry.forms.get(code, ())) for entry in glossary.entries}
+    concepts["ignore"] = list(data.get("glossary_ignore", ()))
+    return compile_words(code, concepts, data.get("word_prefix", ""), ending=ending)
+
+
+def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -> list[Find]:
+    """The glossary terms a text says, in reading order."""
+    return matcher(glossary, code).finds(lower(prose(text, names), code))
+
+
+def _counts(found: list[Find]) -> Counter:
+    counts: Counter = Counter()
+    for find in found:
+        counts.update(find.concepts)
+    return counts
+
+
+def entries_for(glossary: Glossary, source: str, language: str, names: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """(English term, rendering) of every glossary term the English text uses that has a rendering in `language`."""
+    said = _counts(finds(glossary, source, "en", names))
+    terms = glossary.by_term()
+    return [(term, terms[term].rendering(language)) for term in dict.fromkeys(said)
+            if terms[term].rendering(language)]
+
+
+def _words(found: list[Find], term: str) -> str:
+    return ", ".join(repr(word) for word in dict.fromkeys(find.text for find in found if term in find.concepts))
+
+
+def check_terms(glossary: Glossary, source: str, translation: str, language: str,
+                names: Iterable[str] = ()) -> CheckResult:
+    """No English glossary term rendered with another term of its group."""
+    names, language = tuple(names), parse_language(language).code
+    if not glossary.entries or language not in glossary.languages:
+        return CheckResult(name=NAME, passed=True, detail=f"no glossary terms for {language}")
+    english, translated = finds(glossary, source, "en", names), finds(glossary, translation, language, names)
+    e, t = _counts(english), _counts(translated)
+    terms = glossary.by_term()
+    problems = []
+    for term, count in e.items():
+        if t[term] or language not in terms[term].forms:
+            continue
+        group = terms[term].group
+        others = [other for other in t if other != term and terms[other].group == group and t[other] > e[other]]
+        for other in others:
+            problems.append(f"term: the English says {_words(english, term)} ({term}), the translation has none of "
+                            f"{' | '.join(terms[term].forms[language])} but {_words(translated, other)} ({other})")
+    groups = {entry.term: entry.group for entry in glossary.entries}
+    problems += term_partners(groups, matcher(glossary, "en"), matcher(glossary, language), source, translation,
+                              language, names)
+    if problems:
+        return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
+    return CheckResult(name=NAME, passed=True, detail=f"{len(e)} glossary term(s) rendered as their own")
+
+
+def term_changes(glossary: Glossary, source: str, machine: str, fix: str, language: str,
+                 names: Iterable[str] = ()) -> list[tuple[str, str, str]]:
+    """(term, the machine's words for it, the fix's new words) for each glossary term of the English text whose
+    rendering the machine text has and an annotator's fix no longer has."""
+    if not glossary.entries or language not in glossary.languages:
+        return []
+    said = _counts(finds(glossary, source, "en", names))
+    before, after = finds(glossary, machine, language, names), finds(glossary, fix, language, names)
+    kept = _counts(after)
+    old_words = {word.casefold() for word in lower(prose(machine, names), language).split()}
+    new = [word for word in lower(prose(fix, names), language).split() if word.casefold() not in old_words]
+    changes = []
+    for term in said:
+        if _counts(before)[term] and not kept[term]:
+            changes.append((term, _words(before, term).replace("'", ""), quote(" ".join(new[:4]), 40).strip("'\"")))
+    return changes

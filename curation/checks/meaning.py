@@ -1,0 +1,152 @@
+"""The lexical meaning check: does the translation say what the English says about negation, direction, limits,
+units and conditions?
+
+A translation can be fluent, in the right language, keep every identifier and number, and still tell the solver to
+use external data, to minimize a score that should be maximized, or to forecast per day instead of per hour. Word
+lists per language (curation/checks/senses.py, curation/checks/meaning_words/) find the words that say these
+things on both sides, and the check compares them on the sentences the adequacy check aligned (the whole text when
+there is no alignment: a tag, adequacy off):
+
+- negation: the English sentence negates and its translation has no negation, not even an "absent" word
+  (without, missing, excluded), or the translation negates where the English has neither;
+- direction and comparison: the translation says one side of an opposite pair (higher/lower, maximize/minimize,
+  ascending/descending, at least/at most, before/after, earliest/latest, inside/outside) less often than the English
+  and the other side more often;
+- unit: one unit of a quantity (seconds … years, thousand/million/billion, percent/per mille, currencies) is said
+  more often than in the English and another one less often;
+- condition: the English sentence has a condition or scope (each, only, except, within, if) and its translation
+  none of that condition's words.
+
+The detail names the sentence and the words on both sides. A language without a word file is not checked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from curation.checks.adequacy import Unit, units
+from curation.checks.alignment import recalled
+from curation.checks.prose import prose, quote
+from curation.checks.senses import Find, Senses, lower, relations, senses
+from curation.languages import parse_language
+from curation.records import CheckResult
+
+NAME = "meaning"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of an aligned pair of sentences: its units, the concept words found in them and their counts."""
+
+    units: tuple[Unit, ...]
+    finds: tuple[Find, ...]
+    homes: tuple[int, ...]  # the unit each find is in
+
+    @property
+    def counts(self) -> Counter:
+        counts: Counter = Counter()
+        for find in self.finds:
+            counts.update(find.concepts)
+        return counts
+
+    def words(self, *concepts: str) -> list[str]:
+        """The words of the side that say any of these concepts, as written."""
+        return list(dict.fromkeys(find.text for find in self.finds if find.concepts & set(concepts)))
+
+    def where(self, english: bool = False, *concepts: str) -> str:
+        """The sentence that says the first of these concepts (the side's first sentence when none does)."""
+        home = next((self.homes[i] for i, find in enumerate(self.finds) if find.concepts & set(concepts)), 0)
+        unit = self.units[home]
+        return f"{'English ' if english else ''}line {unit.line} {quote(unit.text, 80)}"
+
+
+def _side(found: Sequence[Unit], words: Senses, names: tuple[str, ...]) -> Side:
+    finds: list[Find] = []
+    homes: list[int] = []
+    for index, unit in enumerate(found):
+        more = words.finds(lower(prose(unit.text, names), words.code))
+        finds += more
+        homes += [index] * len(more)
+    return Side(tuple(found), tuple(finds), tuple(homes))
+
+
+def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = ()
+                  ) -> list[tuple[Side, Side]] | None:
+    """(English, translation) sides of every aligned pair of sentences, or of the whole texts when the adequacy check
+    left no alignment; None when either language has no word file."""
+    code = parse_language(language).code
+    english_words, translated_words = senses("en"), senses(code)
+    if english_words is None or translated_words is None:
+        return None
+    names = tuple(names)
+    english, translated = units(source, names), units(translation, names)
+    links = recalled((source, translation, language, names))
+    if links:
+        groups = [([english[i] for i in link.s], [translated[i] for i in link.t]) for link in links if link.s and link.t]
+    else:
+        groups = [(english, translated)] if english and translated else []
+    return [(_side(e, english_words, names), _side(t, translated_words, names)) for e, t in groups]
+
+
+def _said(side: Side, *concepts: str) -> str:
+    words = side.words(*concepts)
+    return ", ".join(repr(word) for word in words) if words else "nothing of the kind"
+
+
+def _negation(english: Side, translated: Side) -> str | None:
+    rel = relations()
+    e, t = english.counts, translated.counts
+    said, kinds = (rel.strong, rel.absent), (rel.strong, rel.absent, rel.soft)
+    if any(e[kind] for kind in said) and not any(t[kind] for kind in kinds):
+        return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
+                f"{_said(english, *said)}")
+    if any(t[kind] for kind in said) and not any(e[kind] for kind in kinds):
+        return (f"negation: {translated.where(False, *said)} says {_said(translated, *said)} where "
+                f"{english.where(True)} has no negation")
+    return None
+
+
+def _reversed(english: Side, translated: Side) -> list[str]:
+    e, t = english.counts, translated.counts
+    problems = []
+    for kind, one, other in relations().axes.values():
+        for was, became in ((one, other), (other, one)):
+            if t[became] > e[became] and t[was] < e[was]:
+                problems.append(f"{kind}: {translated.where(False, became)} says {_said(translated, became)} ({became}) "
+                                f"where {english.where(True, was)} says {_said(english, was)} ({was})")
+    return problems
+
+
+def _units(english: Side, translated: Side) -> list[str]:
+    e, t = english.counts, translated.counts
+    problems = []
+    for members in relations().units.values():
+        more = [unit for unit in members if t[unit] > e[unit]]
+        fewer = [unit for unit in members if t[unit] < e[unit]]
+        if more and fewer:
+            problems.append(f"unit: {translated.where(False, *more)} says {_said(translated, *more)} ({', '.join(more)}) "
+                            f"where {english.where(True, *fewer)} says {_said(english, *fewer)} ({', '.join(fewer)})")
+    return problems
+
+
+def _conditions(english: Side, translated: Side) -> list[str]:
+    e, t = english.counts, translated.counts
+    return [f"condition: {translated.where()} has nothing for {_said(english, concept)} ({concept}) of "
+            f"{english.where(True, concept)}" for concept in relations().conditions if e[concept] and not t[concept]]
+
+
+def check_meaning(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
+    """Negation, direction, comparison, units and conditions said as the English says them, sentence by sentence."""
+    sides = aligned_sides(source, translation, language, names)
+    if sides is None:
+        return CheckResult(name=NAME, passed=True, detail=f"not checked: no word list for {language}")
+    problems: list[str] = []
+    for english, translated in sides:
+        problem = _negation(english, translated)
+        problems += [problem] if problem else []
+        problems += _reversed(english, translated) + _units(english, translated) + _conditions(english, translated)
+    if problems:
+        return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))
+    return CheckResult(name=NAME, passed=True, detail=f"{len(sides)} aligned sentence pair(s) say the same")

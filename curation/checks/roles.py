@@ -1,0 +1,210 @@
+"""Roles of identifiers: each protected token stays in the sentence that renders the English sentence holding it,
+and keeps its part there.
+
+A fluent translation that keeps every identifier can still swap two of them: train on `test.csv` and predict for
+`train.csv`, `label` as the key and `id` as the target, pixels inside the mask 0 and outside 1. Two tests, on the
+sentences the adequacy check aligned (the whole text when there is no alignment):
+
+- place: identifier X is in the translation of the English sentence that holds Y, and Y in the translation of the
+  one that holds X (a list item's name swapped with another's);
+- partner: within one aligned pair, each identifier or number gets its partner, the nearest word in its clause that
+  gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
+  of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap.
+
+Only exchanges count: an identifier that merely moved to a neighbouring sentence, or lost its partner to a
+rephrasing, is not a role changed. What these rules cannot decide is the `qe` role's to judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from curation.checks.adequacy import Unit, units
+from curation.checks.alignment import recalled
+from curation.checks.masking import PLACEHOLDER, mask_identifiers
+from curation.checks.numbers import NUMBER
+from curation.checks.prose import quote
+from curation.checks.senses import Find, Senses, lower, relations, senses
+from curation.languages import parse_language
+from curation.records import CheckResult
+
+NAME = "roles"
+# A number or a negation goes with a glossary term only this many words away ("a precision of 0.9", "not a
+# regression"); further off, word order decides which term is nearest.
+TERM_REACH = 1
+_BREAK = re.compile(r"[,;:()\[\]、，；：。.!?]")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """An identifier, a number or a negation in a sentence, and the partner word that gives it its part (the concepts
+    that word says; empty: none found)."""
+
+    value: str
+    partner: frozenset[str] = frozenset()
+    word: str = ""
+
+
+def _families() -> tuple[frozenset[str], ...]:
+    """The kinds of partner, each looked for on its own: the role words, and the sides of the opposite pairs (a
+    number may have both: "pixels inside the mask are labelled 1")."""
+    rel = relations()
+    sides = {concept for _, one, other in rel.axes.values() for concept in (one, other)}
+    return frozenset(rel.roles), frozenset(sides)
+
+
+def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozenset[str] = frozenset(),
+            marks: Callable[[str], list[Find]] | None = None, negations: bool = False,
+            reach: int | None = None) -> list[Anchor]:
+    """The identifiers and numbers of a sentence in order (and its negations, numbered ¬1, ¬2 …), each with its
+    partner: the nearest word of its clause among `partners`, or among what `marks` finds in the (lowercase) text;
+    with `reach`, only a word at most that many words away (in Chinese and Japanese, twice as many characters)."""
+    masked = mask_identifiers(text, names)
+    spans = list(masked.spans)
+    found: list[tuple[int, int, str]] = []
+    for match in PLACEHOLDER.finditer(masked.text):
+        found.append((match.start(), match.end(), spans[int(match.group(1)) - 1]))
+    blank = PLACEHOLDER.sub(lambda match: " " * len(match.group(0)), masked.text)
+    found += [(match.start(), match.end(), match.group(0)) for match in NUMBER.finditer(blank)]
+    reading = lower(blank, words.code)
+    rel = relations()
+    own = words.finds(reading)
+    if negations:
+        found += [(find.start, find.end, f"¬{n}") for n, find in
+                  enumerate((find for find in own if rel.strong in find.concepts), start=1)]
+    breaks = sorted({m.start() for m in _BREAK.finditer(reading)}
+                    | {find.start for find in own if rel.clause in find.concepts})
+    candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]
+    result = []
+    for start, end, value in sorted(found):
+        low = max((b for b in breaks if b < start), default=-1)
+        high = min((b for b in breaks if b >= end), default=len(reading))
+        near = [find for find in candidates if low < find.start and find.end <= high
+                and (find.end <= start or find.start >= end)
+                and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= reach)]
+        if not near or (reach is not None and len({find.concepts for find in near}) > 1):
+            result.append(Anchor(value))  # none, or (close by) two that could both be its partner
+            continue
+        # the nearest word; a tie goes to the side the language marks roles on (prepositions or endings)
+        before = words.side == "before"
+        best = min(near, key=lambda find: (find.end <= start and start - find.end or find.start - end,
+                                           (find.end > start) == before))
+        result.append(Anchor(value, best.concepts & partners if not marks else best.concepts, best.text))
+    return result
+
+
+def _gap(between: str) -> int:
+    """Words between two places of a text; in a text without spaces, every two characters count as one."""
+    spaced = len(re.findall(r"[^\W\d_]+", between))
+    unspaced = sum(1 for char in between if "\u3040" <= char <= "\u9fff")
+    return spaced if not unspaced else (unspaced + 1) // 2 + len(re.findall(r"[A-Za-z]+", between))
+
+
+def _links(source: str, translation: str, language: str, names: tuple[str, ...]
+           ) -> tuple[list[Unit], list[Unit], list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    english, translated = units(source, names), units(translation, names)
+    links = recalled((source, translation, language, names))
+    if links:
+        pairs = [(link.s, link.t) for link in links if link.s and link.t]
+    else:
+        pairs = [(tuple(range(len(english))), tuple(range(len(translated))))]
+    return english, translated, pairs
+
+
+def _identifiers(found: Sequence[Unit], names: tuple[str, ...]) -> set[str]:
+    return {span for unit in found for span in mask_identifiers(unit.text, names).spans}
+
+
+def _place_swaps(english: list[Unit], translated: list[Unit], pairs, names: tuple[str, ...]) -> list[str]:
+    """Identifiers exchanged between the translations of two English sentences."""
+    home_e = [_identifiers([english[i] for i in s], names) for s, _ in pairs]
+    home_t = [_identifiers([translated[i] for i in t], names) for _, t in pairs]
+    problems = []
+    for a in range(len(pairs)):
+        for b in range(a + 1, len(pairs)):
+            gone_a = (home_e[a] - home_t[a]) & (home_t[b] - home_e[b])
+            gone_b = (home_e[b] - home_t[b]) & (home_t[a] - home_e[a])
+            if gone_a and gone_b:
+                x, y = sorted(gone_a)[0], sorted(gone_b)[0]
+                where_a, where_b = translated[pairs[a][1][0]], translated[pairs[b][1][0]]
+                problems.append(f"role: {x} moved to line {where_b.line} {quote(where_b.text)} and {y} to line "
+                                f"{where_a.line} {quote(where_a.text)}; the English has them the other way round")
+    return problems
+
+
+def _partner_swaps(e_anchors: list[Anchor], t_anchors: list[Anchor], where: Unit) -> list[str]:
+    def roles(found: list[Anchor]) -> dict[str, set[str]]:
+        table: dict[str, set[str]] = {}
+        for anchor in found:
+            if anchor.partner:
+                table.setdefault(anchor.value, set()).update(anchor.partner)
+        return table
+
+    def word(found: list[Anchor], value: str) -> str:
+        return next((anchor.word for anchor in found if anchor.value == value and anchor.word), "")
+
+    e, t = roles(e_anchors), roles(t_anchors)
+    shared = sorted(set(e) & set(t))
+    for i, x in enumerate(shared):
+        for y in shared[i + 1:]:
+            if (e[x] & t[y] and e[y] & t[x] and not e[x] & t[x] and not e[y] & t[y]
+                    and not e[x] & e[y]):
+                return [f"role: line {where.line} {quote(where.text)} gives {x} the part of {y} "
+                        f"({word(t_anchors, x)!r}) and {y} the part of {x} ({word(t_anchors, y)!r}); the English "
+                        f"has {x} with {word(e_anchors, x)!r} and {y} with {word(e_anchors, y)!r}"]
+    return []
+
+
+def check_roles(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
+    """Identifiers in the sentences and the parts the English gives them, not exchanged."""
+    code = parse_language(language).code
+    english_words, translated_words = senses("en"), senses(code)
+    if english_words is None or translated_words is None:
+        return CheckResult(name=NAME, passed=True, detail=f"not checked: no word list for {language}")
+    names = tuple(names)
+    english, translated, pairs = _links(source, translation, language, names)
+    if not english or not translated:
+        return CheckResult(name=NAME, passed=True, detail="no sentences to compare")
+    problems = _place_swaps(english, translated, pairs, names)
+    for s, t in pairs:
+        for family in _families():
+            e_anchors = [a for i in s for a in anchors(english[i].text, english_words, names, family)]
+            t_anchors = [a for i in t for a in anchors(translated[i].text, translated_words, names, family)]
+            e_anchors = [a for a in e_anchors if not a.value.startswith("¬")]
+            problems += _partner_swaps(e_anchors, t_anchors, translated[t[0]])
+    if problems:
+        return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
+    return CheckResult(name=NAME, passed=True, detail="identifiers in their sentences and parts")
+
+
+def term_partners(groups: dict[str, str], english_terms: Senses, translated_terms: Senses, source: str,
+                  translation: str, language: str, names: tuple[str, ...]) -> list[str]:
+    """A number or a negation that goes with another term (of the same group, `groups`: term -> group; the terms'
+    words in `english_terms` and `translated_terms`) than in the English: "recall at a precision of 0.9" rendered as
+    "precision at a recall of 0.9", "a classification, not a regression" as "a regression, not a classification"."""
+    code = parse_language(language).code
+    english_words, translated_words = senses("en"), senses(code)
+    if english_words is None or translated_words is None:
+        return []
+    english, translated, pairs = _links(source, translation, language, names)
+    problems = []
+    for s, t in pairs:
+        e = {a.value: a for i in s for a in anchors(english[i].text, english_words, names,
+                                                     marks=english_terms.finds, negations=True, reach=TERM_REACH)
+             if a.partner}
+        tr = {a.value: a for i in t for a in anchors(translated[i].text, translated_words, names,
+                                                      marks=translated_terms.finds, negations=True, reach=TERM_REACH)
+              if a.partner}
+        for value in sorted(set(e) & set(tr)):
+            was, now = e[value].partner, tr[value].partner
+            if was & now:
+                continue
+            if any(groups.get(a) == groups.get(b) for a in was for b in now):
+                where = translated[t[0]]
+                said = "a negation" if value.startswith("¬") else value
+                problems.append(f"term: line {where.line} {quote(where.text)} puts {said} with {now and tr[value].word!r} "
+                                f"({', '.join(sorted(now))}); the English puts it with {e[value].word!r} "
+                                f"({', '.join(sorted(was))})")
+    return problems

@@ -1,0 +1,187 @@
+"""The words that carry meaning the checks compare across languages: negations, opposites, units, conditions.
+
+Read from curation/checks/meaning_words/: concepts.toml says how the concepts relate (which are opposites, which
+units measure the same quantity), <code>.toml lists each concept's words in one language. A text is read in
+lowercase, its protected spans (identifiers, file names, numbers with units) left out, and every concept word found;
+where two finds overlap the longer one wins ("не менее" is "at least", not a negation), and a language's `ignore`
+words take theirs out of the count ("少ない" is "few", not the negation ない). A word may stand for several concepts
+(English "excluding" is both a condition and a weak negation).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+FOLDER = Path(__file__).with_name("meaning_words")
+IGNORE = "ignore"
+# Scripts written without spaces: their words are found inside the text, with no word boundaries.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True)
+class Find:
+    """One concept word found in a text: where, what it says, and the concepts it stands for."""
+
+    start: int
+    end: int
+    text: str
+    concepts: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Relations:
+    """How the concepts relate (concepts.toml)."""
+
+    strong: str = "not"
+    absent: str = "absent"
+    soft: str = "soft"
+    implies: dict[str, frozenset[str]] = field(default_factory=dict)
+    axes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # name -> (class, one side, the other)
+    units: dict[str, tuple[str, ...]] = field(default_factory=dict)  # quantity -> its units
+    conditions: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    clause: str = "clause"
+
+
+@lru_cache(maxsize=1)
+def relations() -> Relations:
+    """concepts.toml, read once."""
+    data = tomllib.loads((FOLDER / "concepts.toml").read_text(encoding="utf-8"))
+    return Relations(strong=data["negation"]["strong"], absent=data["negation"]["absent"], soft=data["negation"]["soft"],
+                     implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
+                     axes={name: tuple(value) for name, value in data["axes"].items()},
+                     units={name: tuple(value) for name, value in data["units"].items()},
+                     conditions=tuple(data["conditions"]["concepts"]),
+                     roles=tuple(data["roles"]["partners"]), clause=data["roles"]["clause"])
+
+
+_VOWELS = "aeiouyáéíóúàèìòùâêîôûäëïöüăâîıаеёиоуыэюяьйіўәөұүі"
+
+
+def _word(token: str, ending: int | None = None) -> tuple[str, int]:
+    """A pattern word as a regular expression and the number of letters it spells out: `*` at either end stands for
+    letters; with `ending`, a word without `*` loses its final vowels and takes up to that many letters of ending
+    (glossary forms: "полнота" also matches "полноты")."""
+    head, tail = token.startswith("*"), token.endswith("*") and len(token) > 1
+    core = token.strip("*")
+    if ending is not None and not head and not tail and core[-1:].isalpha() and not _UNSPACED.match(core[-1]):
+        stem = core.rstrip(_VOWELS)
+        stem = stem if len(stem) >= 3 else core
+        return re.escape(stem) + f"\\w{{0,{ending + len(core) - len(stem)}}}", len(stem)
+    return ("\\w*" if head else "") + re.escape(core) + ("\\w*" if tail else ""), len(core)
+
+
+def pattern(text: str, prefix: str = "", ending: int | None = None) -> tuple[str, int]:
+    """One pattern of a word list as a regular expression (see the header of meaning_words/en.toml), and the number of
+    letters it spells out (of two finds of the same words, the more specific pattern names the concept)."""
+    if text.startswith("re:"):
+        return text[3:], len(text)
+    tokens = text.split()
+    parts = [_word(token, ending) for token in tokens]
+    body = r"[\s\-]+".join(part for part, _ in parts)
+    first, last = tokens[0].lstrip("*")[:1], tokens[-1].rstrip("*")[-1:]
+    before = "" if _UNSPACED.match(first) or not first.isalpha() else r"(?<![^\W\d_])"
+    after = "" if _UNSPACED.match(last) or not last.isalpha() else r"(?![^\W\d_])"
+    if prefix and before:
+        body = f"(?:{prefix})?{body}"
+    return before + body + after, sum(size for _, size in parts)
+
+
+@dataclass(frozen=True)
+class Senses:
+    """One language's concept words, compiled: per concept a screen (all its patterns at once) and each pattern with
+    the number of letters it spells out."""
+
+    code: str
+    screens: dict[str, re.Pattern[str]]
+    patterns: dict[str, tuple[tuple[re.Pattern[str], int], ...]]
+    side: str = "before"  # where a language marks an identifier's role: prepositions (before) or case endings (after)
+
+    def finds(self, text: str) -> list[Find]:
+        """Every concept word of a (lowercase, identifier-free) text, longest first where finds overlap; of two finds
+        of the same words, the one whose pattern spells out more letters ("mediana" over "media*")."""
+        spans: dict[tuple[int, int], tuple[int, set[str]]] = {}
+        for concept, screen in self.screens.items():
+            if not screen.search(text):
+                continue
+            for compiled, size in self.patterns[concept]:
+                for match in compiled.finditer(text):
+                    if match.end() == match.start():
+                        continue
+                    best, concepts = spans.get(match.span(), (-1, set()))
+                    if size > best:
+                        spans[match.span()] = (size, {concept})
+                    elif size == best:
+                        concepts.add(concept)
+        return _chosen(text, {span: concepts for span, (_, concepts) in spans.items()})
+
+    def count(self, text: str) -> Counter:
+        """How often each concept is said in a text."""
+        counts: Counter = Counter()
+        for find in self.finds(text):
+            counts.update(find.concepts)
+        return counts
+
+
+def _chosen(text: str, spans: dict[tuple[int, int], set[str]]) -> list[Find]:
+    """The longest finds that do not overlap, in reading order; `ignore` words count for nothing."""
+    chosen: list[Find] = []
+    taken = [False] * (len(text) + 1)
+    for (start, end), concepts in sorted(spans.items(), key=lambda kv: (kv[0][0] - kv[0][1], kv[0][0])):
+        if any(taken[start:end]):
+            continue
+        for i in range(start, end):
+            taken[i] = True
+        concepts = set(concepts) - {IGNORE}  # a phrase listed under ignore and under a concept counts for the concept
+        for concept in list(concepts):
+            concepts |= relations().implies.get(concept, frozenset())
+        if concepts:
+            chosen.append(Find(start, end, text[start:end], frozenset(concepts)))
+    return sorted(chosen, key=lambda find: find.start)
+
+
+def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", ending: int | None = None,
+                  side: str = "before") -> Senses:
+    """Concept word lists of a language as a Senses."""
+    screens, patterns = {}, {}
+    for concept, words in concepts.items():
+        compiled = sorted({pattern(lower(word, code), prefix, ending) for word in words if word.strip()},
+                          key=lambda item: -len(item[0]))
+        if not compiled:
+            continue
+        screens[concept] = re.compile("|".join(f"(?:{regex})" for regex, _ in compiled))
+        patterns[concept] = tuple((re.compile(regex), size) for regex, size in compiled)
+    return Senses(code, screens, patterns, side)
+
+
+_ROMANIAN = str.maketrans("şţŞŢ", "șțȘȚ")
+
+
+def lower(text: str, code: str) -> str:
+    """Lowercase as the language writes it (Turkish İ/I are i/ı), one character for one."""
+    if code in ("tr", "az"):
+        text = text.replace("İ", "i").replace("I", "ı")
+    elif code == "ro":  # the cedilla letters older keyboards write are the same letters
+        text = text.translate(_ROMANIAN)
+    return "".join(char.lower() if len(char.lower()) == 1 else char for char in text)
+
+
+@lru_cache(maxsize=None)
+def language_data(code: str) -> dict:
+    """The raw contents of a language's word file (empty for a language without one)."""
+    path = FOLDER / f"{code}.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+@lru_cache(maxsize=None)
+def senses(code: str) -> Senses | None:
+    """A language's concept words, or None for a language without a file."""
+    data = language_data(code)
+    if not data:
+        return None
+    return compile_words(code, data.get("concepts", {}), data.get("word_prefix", ""), side=data.get("role_side", "before"))
