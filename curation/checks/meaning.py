@@ -131,22 +131,44 @@ def _units(english: Side, translated: Side) -> list[str]:
     return problems
 
 
-def _conditions(english: Side, translated: Side) -> list[str]:
+def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
     e, t = english.counts, translated.counts
-    return [f"condition: {translated.where()} has nothing for {_said(english, concept)} ({concept}) of "
-            f"{english.where(True, concept)}" for concept in relations().conditions if e[concept] and not t[concept]]
+    return [(f"condition: {translated.where()} has nothing for {_said(english, concept)} ({concept}) of "
+             f"{english.where(True, concept)}", concept) for concept in relations().conditions
+            if e[concept] and not t[concept]]
+
+
+def _whole(sides: list[tuple[Side, Side]]) -> tuple[Counter, Counter]:
+    """Concept counts of the whole English and the whole translation; "negative" counts the words that say any kind
+    of negation (one word may say several kinds)."""
+    rel = relations()
+    negative = {rel.strong, rel.absent, rel.soft}
+    english, translated = Counter(), Counter()
+    for e, t in sides:
+        english.update(e.counts)
+        translated.update(t.counts)
+        english["negative"] += sum(1 for find in e.finds if find.concepts & negative)
+        translated["negative"] += sum(1 for find in t.finds if find.concepts & negative)
+    return english, translated
 
 
 def check_meaning(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
-    """Negation, direction, comparison, units and conditions said as the English says them, sentence by sentence."""
+    """Negation, direction, comparison, units and conditions said as the English says them, sentence by sentence.
+
+    What a pair of sentences lacks or gains must show in the whole text too: a sentence the alignment paired with
+    the wrong one (or whose word went to its neighbour in a split) is no evidence on its own."""
     sides = aligned_sides(source, translation, language, names)
     if sides is None:
         return CheckResult(name=NAME, passed=True, detail=f"not checked: no word list for {language}")
+    whole_e, whole_t = _whole(sides)
     problems: list[str] = []
     for english, translated in sides:
         problem = _negation(english, translated)
+        if problem and ("has no negation where" in problem) != (whole_t["negative"] < whole_e["negative"]):
+            problem = None  # the whole text has as many negative words: it went to another sentence
         problems += [problem] if problem else []
-        problems += _reversed(english, translated) + _units(english, translated) + _conditions(english, translated)
+        problems += _reversed(english, translated) + _units(english, translated)
+        problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))
     return CheckResult(name=NAME, passed=True, detail=f"{len(sides)} aligned sentence pair(s) say the same")

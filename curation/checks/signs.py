@@ -26,10 +26,18 @@ _NAMES = {"ky": "Kyrgyz", "gl": "Galician"}
 _MARKS = re.compile("[\u064b-\u065f\u0670\u06d6-\u06ed]")
 
 
+_WORD = re.compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*")
+# What may stand before the first word of a sentence: nothing, a sentence's end, a list marker, a dash or a colon.
+_STARTS = re.compile(r"(?:^|[.!?:;—–•*\-]|\d[.)])[\s\"'«„“(]*$")
+
+
 def _own_words(text: str) -> list[str]:
-    # No capitalised word: it may be a name from anywhere (scripts without case have none).
+    # No capitalised word inside a sentence: it may be a name from anywhere (scripts without case have none). A
+    # sentence's first word is capitalised because it comes first: it is the text's own (the English text's names
+    # are not in the text the checks read).
     text = _MARKS.sub("", text)
-    return [word for word in re.findall(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", text) if not word[0].isupper()]
+    return [match.group(0) for match in _WORD.finditer(text)
+            if not match.group(0)[0].isupper() or _STARTS.search(text[:match.start()])]
 
 
 def _name(code: str) -> str:
