@@ -72,17 +72,17 @@ def _side(found: Sequence[Unit], words: Senses, names: tuple[str, ...]) -> Side:
     return Side(tuple(found), tuple(finds), tuple(homes))
 
 
-def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = ()
+def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = (), whole: bool = False
                   ) -> list[tuple[Side, Side]] | None:
     """(English, translation) sides of every aligned pair of sentences, or of the whole texts when the adequacy check
-    left no alignment; None when either language has no word file."""
+    left no alignment (or `whole` is asked for); None when either language has no word file."""
     code = parse_language(language).code
     english_words, translated_words = senses("en"), senses(code)
     if english_words is None or translated_words is None:
         return None
     names = tuple(names)
     english, translated = units(source, names), units(translation, names)
-    links = recalled((source, translation, language, names))
+    links = None if whole else recalled((source, translation, language, names))
     if links:
         groups = [([english[i] for i in link.s], [translated[i] for i in link.t]) for link in links if link.s and link.t]
     else:
@@ -138,13 +138,13 @@ def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
             if e[concept] and not t[concept]]
 
 
-def _whole(sides: list[tuple[Side, Side]]) -> tuple[Counter, Counter]:
+def _whole(sides: list[tuple[Side, Side]] | None) -> tuple[Counter, Counter]:
     """Concept counts of the whole English and the whole translation; "negative" counts the words that say any kind
     of negation (one word may say several kinds)."""
     rel = relations()
     negative = {rel.strong, rel.absent, rel.soft}
     english, translated = Counter(), Counter()
-    for e, t in sides:
+    for e, t in sides or []:
         english.update(e.counts)
         translated.update(t.counts)
         english["negative"] += sum(1 for find in e.finds if find.concepts & negative)
@@ -160,7 +160,7 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
     sides = aligned_sides(source, translation, language, names)
     if sides is None:
         return CheckResult(name=NAME, passed=True, detail=f"not checked: no word list for {language}")
-    whole_e, whole_t = _whole(sides)
+    whole_e, whole_t = _whole(aligned_sides(source, translation, language, names, whole=True))
     problems: list[str] = []
     for english, translated in sides:
         problem = _negation(english, translated)

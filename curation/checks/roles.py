@@ -84,8 +84,11 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
                 and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= reach)]
+        if reach is not None and near:  # close by: the nearest in words, unless two different ones are as near
+            gaps = [_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
+            near = [find for find, gap in zip(near, gaps) if gap == min(gaps)]
         if not near or (reach is not None and len({find.concepts for find in near}) > 1):
-            result.append(Anchor(value))  # none, or (close by) two that could both be its partner
+            result.append(Anchor(value))
             continue
         # the nearest word; a tie goes to the side the language marks roles on (prepositions or endings)
         before = words.side == "before"

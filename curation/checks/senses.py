@@ -63,7 +63,7 @@ def relations() -> Relations:
 _VOWELS = "aeiouyáéíóúàèìòùâêîôûäëïöüăâîıаеёиоуыэюяьйіўәөұүі"
 
 
-def _word(token: str, ending: int | None = None) -> tuple[str, int]:
+def _word(token: str, ending: int | None = None) -> tuple[str, str]:
     """A pattern word as a regular expression and the number of letters it spells out: `*` at either end stands for
     letters; with `ending`, a word without `*` loses its final vowels and takes up to that many letters of ending
     (glossary forms: "полнота" also matches "полноты")."""
@@ -71,16 +71,17 @@ def _word(token: str, ending: int | None = None) -> tuple[str, int]:
     core = token.strip("*")
     if ending is not None and not head and not tail and core[-1:].isalpha() and not _UNSPACED.match(core[-1]):
         stem = core.rstrip(_VOWELS)
-        stem = stem if len(stem) >= 3 else core
-        return re.escape(stem) + f"\\w{{0,{ending + len(core) - len(stem)}}}", len(stem)
-    return ("\\w*" if head else "") + re.escape(core) + ("\\w*" if tail else ""), len(core)
+        if len(stem) < 4:  # "мода" is not the stem of "модельдер": a short word keeps its letters, a short ending
+            return re.escape(core) + f"\\w{{0,{min(ending, 2)}}}", core
+        return re.escape(stem) + f"\\w{{0,{ending + len(core) - len(stem)}}}", stem
+    return ("\\w*" if head else "") + re.escape(core) + ("\\w*" if tail else ""), core
 
 
-def pattern(text: str, prefix: str = "", ending: int | None = None) -> tuple[str, int]:
-    """One pattern of a word list as a regular expression (see the header of meaning_words/en.toml), and the number of
-    letters it spells out (of two finds of the same words, the more specific pattern names the concept)."""
+def pattern(text: str, prefix: str = "", ending: int | None = None) -> tuple[str, str]:
+    """One pattern of a word list as a regular expression (see the header of meaning_words/en.toml), and the letters
+    it spells out (of two finds of the same words, the more specific pattern names the concept)."""
     if text.startswith("re:"):
-        return text[3:], len(text)
+        return text[3:], ""  # a regular expression yields to a word list's word over the same letters
     tokens = text.split()
     parts = [_word(token, ending) for token in tokens]
     body = r"[\s\-]+".join(part for part, _ in parts)
@@ -89,7 +90,7 @@ def pattern(text: str, prefix: str = "", ending: int | None = None) -> tuple[str
     after = "" if _UNSPACED.match(last) or not last.isalpha() else r"(?![^\W\d_])"
     if prefix and before:
         body = f"(?:{prefix})?{body}"
-    return before + body + after, sum(size for _, size in parts)
+    return before + body + after, " ".join(spelled for _, spelled in parts)
 
 
 @dataclass(frozen=True)
@@ -99,26 +100,23 @@ class Senses:
 
     code: str
     screens: dict[str, re.Pattern[str]]
-    patterns: dict[str, tuple[tuple[re.Pattern[str], int], ...]]
+    patterns: dict[str, tuple[tuple[re.Pattern[str], str], ...]]
     side: str = "before"  # where a language marks an identifier's role: prepositions (before) or case endings (after)
 
     def finds(self, text: str) -> list[Find]:
-        """Every concept word of a (lowercase, identifier-free) text, longest first where finds overlap; of two finds
-        of the same words, the one whose pattern spells out more letters ("mediana" over "media*")."""
-        spans: dict[tuple[int, int], tuple[int, set[str]]] = {}
+        """Every concept word of a (lowercase, identifier-free) text, longest first where finds overlap. Of two finds
+        of the same letters, one whose pattern spells out a longer form of the other's ("mediana" over "media*",
+        any word over a regular expression) names the concept; unrelated patterns both count ("бұзылса" is broke
+        down, and a condition)."""
+        spans: dict[tuple[int, int], list[tuple[str, str]]] = {}
         for concept, screen in self.screens.items():
             if not screen.search(text):
                 continue
-            for compiled, size in self.patterns[concept]:
+            for compiled, spelled in self.patterns[concept]:
                 for match in compiled.finditer(text):
-                    if match.end() == match.start():
-                        continue
-                    best, concepts = spans.get(match.span(), (-1, set()))
-                    if size > best:
-                        spans[match.span()] = (size, {concept})
-                    elif size == best:
-                        concepts.add(concept)
-        return _chosen(text, {span: concepts for span, (_, concepts) in spans.items()})
+                    if match.end() > match.start():
+                        spans.setdefault(match.span(), []).append((spelled, concept))
+        return _chosen(text, {span: _specific(found) for span, found in spans.items()})
 
     def count(self, text: str) -> Counter:
         """How often each concept is said in a text."""
@@ -126,6 +124,13 @@ class Senses:
         for find in self.finds(text):
             counts.update(find.concepts)
         return counts
+
+
+def _specific(found: list[tuple[str, str]]) -> set[str]:
+    """The concepts of the patterns that matched the same letters, without those another one spells out further."""
+    return {concept for spelled, concept in found
+            if not any(other != spelled and (other.startswith(spelled) or other.endswith(spelled))
+                       for other, _ in found)}
 
 
 def _chosen(text: str, spans: dict[tuple[int, int], set[str]]) -> list[Find]:
@@ -150,12 +155,12 @@ def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", e
     """Concept word lists of a language as a Senses."""
     screens, patterns = {}, {}
     for concept, words in concepts.items():
-        compiled = sorted({pattern(lower(word, code), prefix, ending) for word in words if word.strip()},
-                          key=lambda item: -len(item[0]))
+        compiled = sorted({pattern(word if word.startswith("re:") else lower(word, code), prefix, ending)
+                           for word in words if word.strip()}, key=lambda item: -len(item[0]))
         if not compiled:
             continue
         screens[concept] = re.compile("|".join(f"(?:{regex})" for regex, _ in compiled))
-        patterns[concept] = tuple((re.compile(regex), size) for regex, size in compiled)
+        patterns[concept] = tuple((re.compile(regex), spelled) for regex, spelled in compiled)
     return Senses(code, screens, patterns, side)
 
 
