@@ -31,8 +31,8 @@ from curation.languages import parse_language
 from curation.records import CheckResult
 
 NAME = "roles"
-# A number or a negation goes with a glossary term only this many words away ("a precision of 0.9", "not a
-# regression"); further off, word order decides which term is nearest.
+# A number or a negation goes with a glossary term only this many words away, short words not counted ("a fixed
+# precision of 0.9", "pas d'une régression"); further off, word order decides which term is nearest.
 TERM_REACH = 1
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?]")
 
@@ -99,8 +99,9 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
 
 
 def _gap(between: str) -> int:
-    """Words between two places of a text; in a text without spaces, every two characters count as one."""
-    spaced = len(re.findall(r"[^\W\d_]+", between))
+    """Words between two places of a text, short ones (of, the, de, d'une) not counted; in a text without spaces,
+    every two characters count as one."""
+    spaced = len(re.findall(r"[^\W\d_]{4,}", between))
     unspaced = sum(1 for char in between if "\u3040" <= char <= "\u9fff")
     return spaced if not unspaced else (unspaced + 1) // 2 + len(re.findall(r"[A-Za-z]+", between))
 
