@@ -55,6 +55,12 @@ class Side:
         """The words of the side that say any of these concepts, as written."""
         return list(dict.fromkeys(find.text for find in self.finds if find.concepts & set(concepts)))
 
+    def negations(self, soft: bool = False) -> int:
+        """The words that negate or say something is absent (with `soft`, also those with a negative sense)."""
+        rel = relations()
+        kinds = {rel.strong, rel.absent} | ({rel.soft} if soft else set())
+        return sum(1 for find in self.finds if find.concepts & kinds)
+
     def where(self, english: bool = False, *concepts: str) -> str:
         """The sentence that says the first of these concepts (the side's first sentence when none does)."""
         home = next((self.homes[i] for i, find in enumerate(self.finds) if find.concepts & set(concepts)), 0)
@@ -72,10 +78,11 @@ def _side(found: Sequence[Unit], words: Senses, names: tuple[str, ...]) -> Side:
     return Side(tuple(found), tuple(finds), tuple(homes))
 
 
-def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = (), whole: bool = False
-                  ) -> list[tuple[Side, Side]] | None:
+def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = (), whole: bool = False,
+                  unpaired: bool = False) -> list[tuple[Side, Side]] | None:
     """(English, translation) sides of every aligned pair of sentences, or of the whole texts when the adequacy check
-    left no alignment (or `whole` is asked for); None when either language has no word file."""
+    left no alignment (or `whole` is asked for); with `unpaired`, also the sentences left unpaired, each with an empty
+    other side. None when either language has no word file."""
     code = parse_language(language).code
     english_words, translated_words = senses("en"), senses(code)
     if english_words is None or translated_words is None:
@@ -84,7 +91,8 @@ def aligned_sides(source: str, translation: str, language: str, names: Iterable[
     english, translated = units(source, names), units(translation, names)
     links = None if whole else recalled((source, translation, language, names))
     if links:
-        groups = [([english[i] for i in link.s], [translated[i] for i in link.t]) for link in links if link.s and link.t]
+        groups = [([english[i] for i in link.s], [translated[i] for i in link.t]) for link in links
+                  if (link.s and link.t) or unpaired]
     else:
         groups = [(english, translated)] if english and translated else []
     return [(_side(e, english_words, names), _side(t, translated_words, names)) for e, t in groups]
@@ -138,34 +146,41 @@ def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
             if e[concept] and not t[concept]]
 
 
+def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: Side, removed: bool) -> bool:
+    """Whether another pair of sentences (or a sentence left unpaired) has a negation more (`removed`: in the
+    translation; otherwise in the English) than its other side has of any kind: the one missing here went there."""
+    for e, t in everything:
+        if e.units == english.units and t.units == translated.units:
+            continue
+        if (t.negations() > e.negations(soft=True)) if removed else (e.negations() > t.negations(soft=True)):
+            return True
+    return False
+
+
 def _whole(sides: list[tuple[Side, Side]] | None) -> tuple[Counter, Counter]:
-    """Concept counts of the whole English and the whole translation; "negative" counts the words that say any kind
-    of negation (one word may say several kinds)."""
-    rel = relations()
-    negative = {rel.strong, rel.absent, rel.soft}
     english, translated = Counter(), Counter()
     for e, t in sides or []:
         english.update(e.counts)
         translated.update(t.counts)
-        english["negative"] += sum(1 for find in e.finds if find.concepts & negative)
-        translated["negative"] += sum(1 for find in t.finds if find.concepts & negative)
     return english, translated
 
 
 def check_meaning(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
     """Negation, direction, comparison, units and conditions said as the English says them, sentence by sentence.
 
-    What a pair of sentences lacks or gains must show in the whole text too: a sentence the alignment paired with
-    the wrong one (or whose word went to its neighbour in a split) is no evidence on its own."""
+    A pair of sentences that lacks a negation or a condition is no evidence on its own when the word went elsewhere:
+    to a neighbour in a split, or to a sentence the alignment paired otherwise. A negation missing here counts when no
+    other sentence has one more than its English; a condition, when the whole translation says it less often."""
     sides = aligned_sides(source, translation, language, names)
     if sides is None:
         return CheckResult(name=NAME, passed=True, detail=f"not checked: no word list for {language}")
+    everything = aligned_sides(source, translation, language, names, unpaired=True) or []
     whole_e, whole_t = _whole(aligned_sides(source, translation, language, names, whole=True))
     problems: list[str] = []
     for english, translated in sides:
         problem = _negation(english, translated)
-        if problem and ("has no negation where" in problem) != (whole_t["negative"] < whole_e["negative"]):
-            problem = None  # the whole text has as many negative words: it went to another sentence
+        if problem and _elsewhere(everything, english, translated, removed="has no negation where" in problem):
+            problem = None
         problems += [problem] if problem else []
         problems += _reversed(english, translated) + _units(english, translated)
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
