@@ -147,12 +147,13 @@ def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
 
 
 def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: Side, removed: bool) -> bool:
-    """Whether another pair of sentences (or a sentence left unpaired) has a negation more (`removed`: in the
-    translation; otherwise in the English) than its other side has of any kind: the one missing here went there."""
+    """Whether another pair of sentences (or a sentence left unpaired) has a negation more than its other side has of
+    any kind (`removed`: in the translation, otherwise in the English, where a negative sense counts too): the one
+    missing here went there, or the one added here came from there."""
     for e, t in everything:
         if e.units == english.units and t.units == translated.units:
             continue
-        if (t.negations() > e.negations(soft=True)) if removed else (e.negations() > t.negations(soft=True)):
+        if (t.negations() > e.negations(soft=True)) if removed else (e.negations(soft=True) > t.negations(soft=True)):
             return True
     return False
 

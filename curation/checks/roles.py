@@ -34,7 +34,7 @@ NAME = "roles"
 # A number or a negation goes with a glossary term only this many words away, short words not counted ("a fixed
 # precision of 0.9", "pas d'une régression"); further off, word order decides which term is nearest.
 TERM_REACH = 1
-_BREAK = re.compile(r"[,;:()\[\]、，；：。.!?]")
+_BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
 
 
 @dataclass(frozen=True)
@@ -63,19 +63,20 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     with `reach`, only a word at most that many words away (in Chinese and Japanese, twice as many characters)."""
     masked = mask_identifiers(text, names)
     spans = list(masked.spans)
+    lowered = lower(masked.text, words.code)  # placeholders and digits come through as they are
     found: list[tuple[int, int, str]] = []
-    for match in PLACEHOLDER.finditer(masked.text):
+    for match in PLACEHOLDER.finditer(lowered):
         found.append((match.start(), match.end(), spans[int(match.group(1)) - 1]))
-    blank = PLACEHOLDER.sub(lambda match: " " * len(match.group(0)), masked.text)
-    found += [(match.start(), match.end(), match.group(0)) for match in NUMBER.finditer(blank)]
-    reading = lower(blank, words.code)
+    reading = PLACEHOLDER.sub(lambda match: " " * len(match.group(0)), lowered)
+    found += [(match.start(), match.end(), match.group(0)) for match in NUMBER.finditer(reading)]
     rel = relations()
     own = words.finds(reading)
     if negations:
         found += [(find.start, find.end, f"¬{n}") for n, find in
                   enumerate((find for find in own if rel.strong in find.concepts), start=1)]
+    # A clause word ends a clause even where it is part of a longer find (Arabic "and" glued to the next word).
     breaks = sorted({m.start() for m in _BREAK.finditer(reading)}
-                    | {find.start for find in own if rel.clause in find.concepts})
+                    | {m.start() for compiled, _ in words.patterns.get(rel.clause, ()) for m in compiled.finditer(reading)})
     candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]
     result = []
     for start, end, value in sorted(found):
@@ -101,7 +102,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
 def _gap(between: str) -> int:
     """Words between two places of a text, short ones (of, the, de, d'une) not counted; in a text without spaces,
     every two characters count as one."""
-    spaced = len(re.findall(r"[^\W\d_]{4,}", between))
+    spaced = len(re.findall(r"[^\W\d_]{5,}", between))
     unspaced = sum(1 for char in between if "\u3040" <= char <= "\u9fff")
     return spaced if not unspaced else (unspaced + 1) // 2 + len(re.findall(r"[A-Za-z]+", between))
 
@@ -202,6 +203,8 @@ def term_partners(groups: dict[str, str], english_terms: Senses, translated_term
                                                       marks=translated_terms.finds, negations=True, reach=TERM_REACH)
               if a.partner}
         for value in sorted(set(e) & set(tr)):
+            if value[0].isdigit() and "." not in value:
+                continue  # a threshold (0.9, 0.5) goes with its metric; a count of months or rows with anything near
             was, now = e[value].partner, tr[value].partner
             if was & now:
                 continue

@@ -165,11 +165,15 @@ def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", e
 
 
 _ROMANIAN = str.maketrans("şţŞŢ", "șțȘȚ")
+# Arabic short vowels, shadda, sukun and the tatweel: read as if not written ("درّب" is "درب").
+_ARABIC_MARKS = re.compile("[\u064b-\u065f\u0670\u0640]")
 
 
 def lower(text: str, code: str) -> str:
-    """Lowercase as the language writes it (Turkish İ/I are i/ı), one character for one."""
-    if code in ("tr", "az"):
+    """Lowercase as the language writes it (Turkish İ/I are i/ı; Arabic without its short vowels)."""
+    if code in ("ar", "fa", "ur"):
+        text = _ARABIC_MARKS.sub("", text)
+    elif code in ("tr", "az"):
         text = text.replace("İ", "i").replace("I", "ı")
     elif code == "ro":  # the cedilla letters older keyboards write are the same letters
         text = text.translate(_ROMANIAN)
