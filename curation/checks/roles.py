@@ -85,6 +85,9 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
                 and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= reach)]
+        if reach is not None:  # a term goes with a threshold or a negation on the side the language puts it
+            before = words.term_before_negation if value.startswith("¬") else words.term_before_number
+            near = [find for find in near if (find.end <= start) == before]
         if reach is not None and near:  # close by: the nearest in words, unless two different ones are as near
             gaps = [_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
             near = [find for find, gap in zip(near, gaps) if gap == min(gaps)]
@@ -92,9 +95,8 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
             result.append(Anchor(value))
             continue
         # the nearest word; a tie goes to the side the language marks roles on (prepositions or endings)
-        before = words.side == "before"
         best = min(near, key=lambda find: (find.end <= start and start - find.end or find.start - end,
-                                           (find.end > start) == before))
+                                           (find.end > start) == (words.side == "before")))
         result.append(Anchor(value, best.concepts & partners if not marks else best.concepts, best.text))
     return result
 

@@ -102,6 +102,8 @@ class Senses:
     screens: dict[str, re.Pattern[str]]
     patterns: dict[str, tuple[tuple[re.Pattern[str], str], ...]]
     side: str = "before"  # where a language marks an identifier's role: prepositions (before) or case endings (after)
+    term_before_number: bool = True  # "a precision of 0.9"; Turkish "0.9 sabit kesinlik" has it after
+    term_before_negation: bool = False  # "not a regression"; Japanese "回帰ではなく" has it before
 
     def finds(self, text: str) -> list[Find]:
         """Every concept word of a (lowercase, identifier-free) text, longest first where finds overlap. Of two finds
@@ -151,7 +153,7 @@ def _chosen(text: str, spans: dict[tuple[int, int], set[str]]) -> list[Find]:
 
 
 def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", ending: int | None = None,
-                  side: str = "before") -> Senses:
+                  side: str = "before", **order: bool) -> Senses:
     """Concept word lists of a language as a Senses."""
     screens, patterns = {}, {}
     for concept, words in concepts.items():
@@ -161,7 +163,7 @@ def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", e
             continue
         screens[concept] = re.compile("|".join(f"(?:{regex})" for regex, _ in compiled))
         patterns[concept] = tuple((re.compile(regex), spelled) for regex, spelled in compiled)
-    return Senses(code, screens, patterns, side)
+    return Senses(code, screens, patterns, side, **order)
 
 
 _ROMANIAN = str.maketrans("şţŞŢ", "șțȘȚ")
@@ -193,4 +195,6 @@ def senses(code: str) -> Senses | None:
     data = language_data(code)
     if not data:
         return None
-    return compile_words(code, data.get("concepts", {}), data.get("word_prefix", ""), side=data.get("role_side", "before"))
+    order = {key: data[key] for key in ("term_before_number", "term_before_negation") if key in data}
+    return compile_words(code, data.get("concepts", {}), data.get("word_prefix", ""),
+                         side=data.get("role_side", "before"), **order)
