@@ -1,4 +1,4 @@
-"""Build hook: the wheel carries curate.toml, prompts/ and cards/ as curation/scaffold/.
+"""Build hook: the wheel carries curate.toml, glossary.csv, prompts/ and cards/ as curation/scaffold/.
 
 `curate init` copies those templates into a new project. An editable install reads them from the repository
 itself; a plain install (`pip install .`, a wheel) has no repository next to the package, so the build puts a
@@ -14,7 +14,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-SCAFFOLD = ("curate.toml", "prompts", "cards")
+SCAFFOLD = ("curate.toml", "glossary.csv", "prompts", "cards")
 
 
 class BuildWithScaffold(build_py):

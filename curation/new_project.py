@@ -1,4 +1,4 @@
-"""`curate init DIR`: a new benchmark project with the repository's config, prompts and card templates."""
+"""`curate init DIR`: a new benchmark project with the repository's config, glossary, prompts and card templates."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from curation.config import CONFIG_FILE
 from curation.output_folders import cannot_write
 
 TEMPLATE_FOLDERS = ("prompts", "cards")
+TEMPLATE_FILES = ("glossary.csv",)  # the ML glossary a curator edits (docs/curator/translate.md)
 EMPTY_FOLDERS = ("data/competitions", "annotations")
 GITIGNORE = "# the working store is rebuilt from data/ and annotations/; never commit it\ndata/curation.sqlite*\nreports/\n"
 
@@ -64,6 +65,10 @@ def _scaffold(source: Path, directory: Path, config: Path, created: list[Path]) 
         if (source / name).is_dir() and not (directory / name).exists():
             created.append(directory / name)
             shutil.copytree(source / name, directory / name)
+    for name in TEMPLATE_FILES:
+        if (source / name).is_file() and not (directory / name).exists():
+            created.append(directory / name)
+            shutil.copy2(source / name, directory / name)
     for name in EMPTY_FOLDERS:
         if not (directory / name).exists():
             created.append(directory / name)

@@ -3,6 +3,7 @@
 Verdict shares per language and per field as stacked bars (the way the method's figures show them), the
 share of items annotators fixed and how much they changed (character edit rate: edit distance between the
 machine text and the fix, over the longer one's length), texts with no translation to judge, agreement between annotators, and what is open.
+The glossary terms annotators' fixes replaced are counted per language, so the glossary can learn from review.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ matplotlib.use("Agg")  # files only, never a window; must precede pyplot
 import matplotlib.pyplot as plt  # noqa: E402
 from rapidfuzz.distance import Levenshtein  # noqa: E402
 
+from curation.checks.glossary import GlossaryError, load_glossary, term_changes  # noqa: E402
 from curation.config import Settings  # noqa: E402
 from curation.excerpt import plural  # noqa: E402
 from curation.languages import parse_language  # noqa: E402
@@ -49,6 +51,33 @@ def fix_edit_rates(verdicts: list[Verdict]) -> list[float]:
         if fixes:
             rates.append(edit_rate(fixes[0].translation, fixes[0].own_version.strip()))
     return rates
+
+
+def glossary_changes(store: Store, settings: Settings, verdicts: dict[str, list[Verdict]]) -> list[str]:
+    """The report's lines on the glossary renderings annotators' fixes replaced: one table row per language, term,
+    machine rendering and the words the fix wrote instead, with how many fixes did so (the fix merge takes)."""
+    try:
+        glossary = load_glossary(settings.path("glossary"))
+    except GlossaryError as error:
+        return [f"The glossary could not be read: {error}"]
+    found: dict[tuple[str, str, str, str], int] = {}
+    for code, judged in verdicts.items():
+        sources = {(t.competition, t.field): t.source_text for t in store.translations(language=code)}
+        for group in judged_units(judged).values():
+            fixes = [v for v in group if v.verdict != "YES and YES" and v.has_fix]
+            source = sources.get((fixes[0].competition, fixes[0].field)) if fixes else None
+            if not source:
+                continue
+            for term, machine, written in term_changes(glossary, source, fixes[0].translation,
+                                                      fixes[0].own_version, code):
+                found[code, term, machine, written] = found.get((code, term, machine, written), 0) + 1
+    if not found:
+        return ["No annotator's fix replaced a glossary term's rendering."]
+    lines = ["| language | term | glossary rendering the machine wrote | the annotator wrote instead | fixes |",
+             "|---|---|---|---|---|"]
+    for (code, term, machine, written), count in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[1], kv[0][1])):
+        lines.append(f"| {code} | {term} | {machine} | {written} | {count} |")
+    return lines
 
 
 def _percent(value: float | None) -> str:
@@ -199,6 +228,9 @@ def write_report(store: Store, settings: Settings) -> Path:
         for code in judged:
             for field in FIELDS:
                 lines.append(f"| {code} | {field} | " + " | ".join(_percent(by_field[code][field].get(v)) for v in VERDICTS) + " |")
+    lines += ["", "## Glossary terms annotators changed", "",
+              f"Fixes that replaced a rendering of `{settings.paths.glossary}`: a term changed often is worth a look "
+              "in the glossary.", "", *glossary_changes(store, settings, verdicts)]
     lines += ["", "## Rubric of the English descriptions", "",
               f"- scored: {rubric.items}; final scores: "
               + (", ".join(f"{score}: {_percent(share)}" for score, share in rubric.score_shares.items()) or "none yet"),

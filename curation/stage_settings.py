@@ -87,6 +87,9 @@ class TranslateSettings(Strict):
     adequacy: bool = Field(
         default=True, description="The adequacy check (sentence embeddings: nothing added, nothing left out); false "
                                   "turns it off.")
+    meaning: bool = Field(
+        default=True, description="The lexical meaning checks `meaning`, `terms` and `roles` (negations, directions, "
+                                  "limits, units, conditions, glossary terms, identifiers' roles); false turns them off.")
     length_ratio: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: dict(LENGTH_RATIOS),
         description="Allowed translation/source length ratio in characters, per target language; \"default\" for the "

@@ -3,12 +3,15 @@
 Calibration (the checks were tuned on it): the seeded-error suite (tests/checks/seeded/), the hand-written sentences
 (tests/checks/sentences.json) and the natural calibration sets (tests/checks/natural/calibration/: the sample
 project's texts, correct translations phrased as translators phrase them, hand-written broken ones; and
-calibration_extra/ and calibration_hard/: more texts in the held-out set's style).
-Held-out (never tuned on): tests/checks/natural/heldout/, written by a helper that never saw the checks.
+calibration_extra/ and calibration_hard/: more texts in the held-out set's style), and the meaning calibration set
+(meaning_calibration/: fluent translations that keep every token and change the meaning, MEANING.md).
+Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
+checks (`--meaning-heldout DIR` reads the latter from another folder).
 
-For each side it prints the catch rate per defect class x language (a broken text counts as caught when any check
-fails it), the false alarms per language (a correct text any check fails) with the checks that raised them, and
-the median and 95th-percentile milliseconds per text per language; then the peak resident memory of the process.
+For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
+meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
+text any check fails: all sets, then the surface sets and the meaning set apart) with the checks that raised them,
+and the median and 95th-percentile milliseconds per text per language; then the peak resident memory of the process.
 A change that raises the calibration figures and lowers the held-out ones is not an improvement.
 
     python scripts/bench_translation_checks.py                     # both sides
@@ -59,11 +62,20 @@ def calibration() -> list[Text]:
     data = json.loads((ROOT / "tests" / "checks" / "sentences.json").read_text(encoding="utf-8"))
     texts += [Text("sentences", language, key, data["sources"][key], text, tuple(data["names"]), None)
               for language, items in data["translations"].items() for key, text in items.items()]
-    return texts + natural_texts("calibration") + natural_texts("calibration_extra") + natural_texts("calibration_hard")
+    return (texts + natural_texts("calibration") + natural_texts("calibration_extra") + natural_texts("calibration_hard")
+            + natural_texts("meaning_calibration", "meaning"))
 
 
-def natural_texts(name: str) -> list[Text]:
-    return [Text("natural", c.language, c.text_id, c.source, c.translation, c.names, c.defect,
+def heldout(meaning_folder: str) -> list[Text]:
+    """The held-out sets: the surface one, and the meaning one when its folder exists."""
+    texts = natural_texts("heldout")
+    if (natural.folder(meaning_folder) / "sources.json").exists():
+        texts += natural_texts(meaning_folder, "meaning")
+    return texts
+
+
+def natural_texts(name: str, origin: str = "natural") -> list[Text]:
+    return [Text(origin, c.language, c.text_id, c.source, c.translation, c.names, c.defect,
                  " ".join(c.variation) or c.note) for c in natural.load(name)]
 
 
@@ -71,7 +83,7 @@ def natural_texts(name: str) -> list[Text]:
 class Figures:
     caught: Counter
     broken: Counter
-    alarms: Counter
+    alarms: Counter  # by language, and by (family, language): family "meaning" for the meaning sets, else "surface"
     correct: Counter
     alarm_checks: Counter
     timings: dict
@@ -88,9 +100,12 @@ def run(texts: list[Text], settings: Settings) -> Figures:
         failed = [result for result in results if not result.passed]
         where = f"{text.language} {text.origin}/{text.text_id}"
         if text.defect is None:
+            family = "meaning" if text.origin == "meaning" else "surface"
             figures.correct[text.language] += 1
+            figures.correct[family, text.language] += 1
             if failed:
                 figures.alarms[text.language] += 1
+                figures.alarms[family, text.language] += 1
                 figures.alarm_checks.update(result.name for result in failed)
                 figures.misses.append(f"false alarm  {where} ({text.note}): "
                                       + "; ".join(f"{r.name}: {r.detail}" for r in failed))
@@ -110,15 +125,24 @@ def _rate(hit: int, total: int) -> str:
 def table(title: str, figures: Figures) -> None:
     print(f"\n== {title}: catch rate per defect class x language (n = broken texts)\n")
     print(f"{'class':<19}" + "".join(f"{language:>6}" for language in LANGUAGES) + f"{'all':>7}{'n':>6}")
-    for defect in natural.DEFECTS:
+    for defect in (*natural.DEFECTS, *natural.MEANING_DEFECTS):
+        total = sum(figures.broken[defect, language] for language in LANGUAGES)
+        if not total:
+            continue
+        if defect == natural.MEANING_DEFECTS[0]:
+            print("meaning classes:")
         row = "".join(_rate(figures.caught[defect, language], figures.broken[defect, language]).rjust(6)
                       for language in LANGUAGES)
         hit = sum(figures.caught[defect, language] for language in LANGUAGES)
-        total = sum(figures.broken[defect, language] for language in LANGUAGES)
         print(f"{defect:<19}{row}{_rate(hit, total):>7}{total:>6}")
-    print(f"{'false alarms':<19}" + "".join(_rate(figures.alarms[l], figures.correct[l]).rjust(6) for l in LANGUAGES)
-          + f"{_rate(sum(figures.alarms.values()), sum(figures.correct.values())):>7}{sum(figures.correct.values()):>6}")
-    print(f"{'  (count)':<19}" + "".join(f"{figures.alarms[l]:>6}" for l in LANGUAGES))
+    for label, key in (("false alarms", None), ("  surface sets", "surface"), ("  meaning set", "meaning")):
+        alarms = [figures.alarms[(key, l) if key else l] for l in LANGUAGES]
+        correct = [figures.correct[(key, l) if key else l] for l in LANGUAGES]
+        if not sum(correct):
+            continue
+        print(f"{label:<19}" + "".join(_rate(a, c).rjust(6) for a, c in zip(alarms, correct))
+              + f"{_rate(sum(alarms), sum(correct)):>7}{sum(correct):>6}")
+        print(f"{'    (count)':<19}" + "".join(f"{a:>6}" for a in alarms))
     medians = {l: statistics.median(figures.timings[l]) for l in LANGUAGES if figures.timings[l]}
     print(f"{'median ms / text':<19}" + "".join(f"{medians.get(l, 0):>6.0f}" for l in LANGUAGES))
     p95 = {l: sorted(t)[int(0.95 * (len(t) - 1))] for l, t in figures.timings.items() if t}
@@ -131,9 +155,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("calibration", "heldout"), help="one side only")
     parser.add_argument("--misses", choices=("calibration", "heldout"), help="print every miss and false alarm of a side")
+    parser.add_argument("--meaning-heldout", default="meaning_heldout", metavar="DIR",
+                        help="the meaning held-out set's folder (default: tests/checks/natural/meaning_heldout)")
     args = parser.parse_args()
-    settings = Settings()
-    sides = {"calibration": calibration, "heldout": lambda: natural_texts("heldout")}
+    settings = Settings(root=ROOT)  # the repository's glossary.csv
+    sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout)}
     started = time.perf_counter()
     for side, texts in sides.items():
         if args.only and side != args.only:

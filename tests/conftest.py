@@ -16,8 +16,9 @@ SAMPLE = REPO / "data" / "sample"
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project folder with the repository's curate.toml, prompts and cards, and the working dir set to it."""
+    """A project folder with the repository's curate.toml, glossary, prompts and cards, and the working dir set to it."""
     shutil.copy(REPO / "curate.toml", tmp_path / "curate.toml")
+    shutil.copy(REPO / "glossary.csv", tmp_path / "glossary.csv")
     for folder in ("prompts", "cards"):
         if (REPO / folder).exists():
             shutil.copytree(REPO / folder, tmp_path / folder)
@@ -81,13 +82,15 @@ def fake_hub(project: Path, monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture
 def adequacy_off(project: Path) -> None:
-    """`[translate] adequacy = false` in the project's curate.toml: for tests whose fake translator writes filler
-    words in place of a translation (tests/stages/test_translate.py's Translator), which the adequacy check
-    rightly rejects; the check itself is tested on real translations in tests/checks/test_adequacy.py."""
+    """`[translate] adequacy = false` and `meaning = false` in the project's curate.toml: for tests whose fake
+    translator writes filler words in place of a translation (tests/stages/test_translate.py's Translator), which the
+    adequacy and meaning checks rightly reject; the checks themselves are tested on real translations in
+    tests/checks/test_adequacy.py and tests/checks/test_meaning.py."""
     config = project / "curate.toml"
     text = config.read_text(encoding="utf-8")
-    assert "adequacy = true" in text
-    config.write_text(text.replace("adequacy = true", "adequacy = false", 1), encoding="utf-8")
+    assert "adequacy = true" in text and "meaning = true" in text
+    text = text.replace("adequacy = true", "adequacy = false", 1).replace("meaning = true", "meaning = false", 1)
+    config.write_text(text, encoding="utf-8")
 
 
 ALL_LANGUAGES = 'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]'

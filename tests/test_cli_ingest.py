@@ -209,6 +209,7 @@ def test_init_scaffolds_a_project_and_refuses_to_overwrite(tmp_path):
     for folder in ("prompts", "cards"):
         if (repo / folder).is_dir():
             assert sorted(p.name for p in (target / folder).iterdir()) == sorted(p.name for p in (repo / folder).iterdir())
+    assert (target / "glossary.csv").read_text(encoding="utf-8") == (repo / "glossary.csv").read_text(encoding="utf-8")
     # the new project works at once
     shutil.copytree(repo / "data" / "sample" / "titanic", target / "data" / "competitions" / "titanic")
     result = runner.invoke(app, ["ingest", "--config", str(target / "curate.toml")])

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCES = ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in", "curate.toml", "curation", "prompts", "cards")
+SOURCES = ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in", "curate.toml", "glossary.csv", "curation", "prompts",
+           "cards")
 
 
 def curate(build: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -35,6 +36,9 @@ def test_a_built_package_scaffolds_a_project_that_ingests(tmp_path):
     assert f"created {project / 'curate.toml'}" in result.stdout
     for folder in ("prompts", "cards"):
         assert sorted(p.name for p in (project / folder).iterdir()) == sorted(p.name for p in (REPO / folder).iterdir())
+    assert (project / "glossary.csv").read_bytes() == (REPO / "glossary.csv").read_bytes()
+    # the checks' word lists ship inside the package
+    assert (build / "curation" / "checks" / "meaning_words" / "concepts.toml").exists()
     shutil.copytree(REPO / "data" / "sample" / "titanic", project / "data" / "competitions" / "titanic")
     ingested = curate(build, "ingest", cwd=project)
     assert ingested.returncode == 0, ingested.stderr

@@ -91,3 +91,34 @@ def test_texts_without_a_translation_are_counted_and_listed_and_the_chart_counts
     assert ("- kk: 2 texts without a translation to judge (failed or not translated yet; `curate status --lang kk` "
             "says why): house-prices/data_card/kk, house-prices/domain/kk") in text
     assert "| kk | domain | 0% | 100% | 0% | 0% |" in text  # the fix merged, not the first annotator's YES
+
+
+def test_a_fix_that_replaces_a_glossary_term_is_counted_so_the_glossary_learns_from_review(seeded, settings):
+    from curation.records import Translation
+
+    english = "Models are ranked by their recall at a fixed precision of 0.9."
+    machine = "Модели ранжируются по полноте при фиксированной точности 0.9."
+    fixed = "Модели ранжируются по чувствительности при фиксированной точности 0.9."  # a glossary term replaced
+    rephrased = "Модели упорядочены по полноте при точности, зафиксированной на 0.9."  # terms kept, words changed
+    for slug, field, version in (("titanic", "description", fixed), ("titanic", "data_card", rephrased)):
+        seeded.save_translation(Translation(competition=slug, field=field, language="ru", source_text=english,
+                                            source_hash=f"src-{field}", text=machine, model="openai:gpt-4o",
+                                            checks=[], flagged=False, provenance="machine", round=1))
+        [item] = [i for i in review_items(seeded, "ru") if i.item_id == f"{slug}/{field}/ru"]
+        seeded.add_verdict(Verdict(item_id=item.item_id, competition=slug, field=field, language="ru", annotator="a",
+                                   verdict="YES and NO", own_version=version, translation=item.text,
+                                   translation_hash=item.translation_hash))
+    merge(seeded, settings, ["ru"])
+
+    assert CliRunner().invoke(app, ["report"]).exit_code == 0
+    text = (settings.path("reports") / "review.md").read_text(encoding="utf-8")
+    section = text.split("## Glossary terms annotators changed", 1)[1].split("\n## ", 1)[0]
+    # "чувствительность" is one of the glossary's own forms of recall too: a fix to another accepted form is no change
+    assert "No annotator's fix replaced a glossary term's rendering." in section
+    glossary = settings.path("glossary")
+    glossary.write_text(glossary.read_text(encoding="utf-8").replace("полнота | чувствительность | recall",
+                                                                     "полнота | recall"), encoding="utf-8")
+
+    assert CliRunner().invoke(app, ["report"]).exit_code == 0
+    text = (settings.path("reports") / "review.md").read_text(encoding="utf-8")
+    assert "| ru | recall | полноте | чувствительности | 1 |" in text

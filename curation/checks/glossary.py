@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from curation.checks.prose import prose, quote
+from curation.checks.prose import prose, quote, words
 from curation.checks.roles import term_partners
 from curation.checks.senses import Find, Senses, compile_words, language_data, lower
 from curation.languages import parse_language
@@ -152,7 +152,7 @@ def entries_for(glossary: Glossary, source: str, language: str, names: Iterable[
             if terms[term].rendering(language)]
 
 
-def _words(found: list[Find], term: str) -> str:
+def _said(found: list[Find], term: str) -> str:
     return ", ".join(repr(word) for word in dict.fromkeys(find.text for find in found if term in find.concepts))
 
 
@@ -172,8 +172,9 @@ def check_terms(glossary: Glossary, source: str, translation: str, language: str
         group = terms[term].group
         others = [other for other in t if other != term and terms[other].group == group and t[other] > e[other]]
         for other in others:
-            problems.append(f"term: the English says {_words(english, term)} ({term}), the translation has none of "
-                            f"{' | '.join(terms[term].forms[language])} but {_words(translated, other)} ({other})")
+            problems.append(f"term: the English says {_said(english, term)} ({term}), the translation has none of "
+                            f"{' | '.join(form.replace('*', '') for form in terms[term].forms[language])} but "
+                            f"{_said(translated, other)} ({other})")
     groups = {entry.term: entry.group for entry in glossary.entries}
     problems += term_partners(groups, matcher(glossary, "en"), matcher(glossary, language), source, translation,
                               language, names)
@@ -191,10 +192,10 @@ def term_changes(glossary: Glossary, source: str, machine: str, fix: str, langua
     said = _counts(finds(glossary, source, "en", names))
     before, after = finds(glossary, machine, language, names), finds(glossary, fix, language, names)
     kept = _counts(after)
-    old_words = {word.casefold() for word in lower(prose(machine, names), language).split()}
-    new = [word for word in lower(prose(fix, names), language).split() if word.casefold() not in old_words]
+    old_words = set(words(lower(prose(machine, names), language)))
+    new = [word for word in words(lower(prose(fix, names), language)) if word not in old_words]
     changes = []
     for term in said:
         if _counts(before)[term] and not kept[term]:
-            changes.append((term, _words(before, term).replace("'", ""), quote(" ".join(new[:4]), 40).strip("'\"")))
+            changes.append((term, _said(before, term).replace("'", ""), quote(" ".join(new[:4]), 40).strip("'\"")))
     return changes

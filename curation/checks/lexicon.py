@@ -31,6 +31,7 @@ class Lexicon:
     spelling_note: str = ""
     native_ending: re.Pattern[str] | None = None
     neighbour_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    neighbour_endings: dict[str, re.Pattern[str]] = field(default_factory=dict)  # a word ending so is the neighbour's
     needs_evidence: frozenset[str] = frozenset()  # neighbours lingua alone may not name
     evidence_words: dict[str, frozenset[str]] = field(default_factory=dict)  # ... and the words that let it
     one_word_terms: frozenset[str] = frozenset()  # English only
@@ -55,6 +56,7 @@ def lexicon(code: str) -> Lexicon:
         spelling_note=data.get("spelling_note", ""),
         native_ending=re.compile(data["native_ending"]) if data.get("native_ending") else None,
         neighbour_words={language: frozenset(words) for language, words in data.get("neighbour_words", {}).items()},
+        neighbour_endings={language: re.compile(ending) for language, ending in data.get("neighbour_endings", {}).items()},
         needs_evidence=frozenset(data.get("needs_evidence", ())),
         evidence_words={language: frozenset(words) for language, words in data.get("evidence_words", {}).items()},
         one_word_terms=frozenset(data.get("one_word_terms", ())),

@@ -1,11 +1,15 @@
 """The optional quality-estimation pass: a second model (`[models] qe`) reads the English and the translation
-and answers with MQM-style findings (addition, omission, mistranslation, terminology; a severity; the span).
+and answers with MQM-style findings: a category — the meaning classes the lexical checks look for (negation,
+direction, comparison, role, condition, unit, term) or addition, omission, mistranslation —, a severity, the words of
+the translation and the English words they render.
 
 Off unless `[models] qe` is set. It runs on a translation that passed the automatic checks (a text that failed
 them goes back to the translator anyway, so judging it would be paid for nothing). Major and critical findings
 fail it: the findings go into the retranslate prompt like any failed check, and a translation that still has
 them after `translate.max_attempts` is stored flagged, with the findings in the review sheet's "Check failed"
-column. Minor findings are kept in the detail of a passed result.
+column. Minor findings are kept in the detail of a passed result. Each finding is written in plain words, which the
+retry prompt and the sheet show as they are: "direction (major): the translation says 'ниже' where the English says
+'higher' — lower RMSE is not what the metric rewards".
 """
 
 from __future__ import annotations
@@ -20,12 +24,22 @@ ROLE = NAME = "qe"
 FLAGGING = ("major", "critical")
 
 
+CATEGORIES = ("negation", "direction", "comparison", "role", "condition", "unit", "term", "addition", "omission",
+              "mistranslation")
+# What each category means, in the words the sheet and the retry prompt use.
+KINDS = {"negation": "a negation added or lost", "direction": "a direction reversed", "comparison": "a comparison or "
+         "limit reversed", "role": "two identifiers in each other's role", "condition": "a condition or scope left out",
+         "unit": "a unit or scale changed", "term": "a wrong term", "addition": "something added",
+         "omission": "something left out", "mistranslation": "a meaning changed"}
+
+
 class Finding(BaseModel):
     """One error the reviewing model can point to."""
 
-    category: Literal["addition", "omission", "mistranslation", "terminology"]
+    category: Literal[CATEGORIES]  # type: ignore[valid-type]
     severity: Literal["minor", "major", "critical"]
-    span: str = Field(description="the exact words of the translation (of the English for an omission)")
+    span: str = Field(description="the exact words of the translation (empty for an omission)")
+    source_span: str = Field(default="", description="the English words the span renders, or that are left out")
     explanation: str = Field(description="one sentence in English")
 
 
@@ -35,10 +49,21 @@ class QualityEstimate(BaseModel):
     findings: list[Finding]
 
 
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= 80 else text[:79] + "…")
+
+
 def _one(finding: Finding) -> str:
-    span = " ".join(finding.span.split())
-    span = span if len(span) <= 80 else span[:79] + "…"
-    return f"{finding.category} ({finding.severity}): {span!r} — {finding.explanation.strip()}"
+    """A finding in plain words: what the translation says and what the English says there."""
+    said, english = finding.span.strip(), finding.source_span.strip()
+    if finding.category == "omission" or not said:
+        words = f"the translation leaves out {_short(english or said)}"
+    elif finding.category == "addition" or not english:
+        words = f"the translation says {_short(said)}, which the English does not"
+    else:
+        words = f"the translation says {_short(said)} where the English says {_short(english)}"
+    return f"{finding.category} ({finding.severity}): {words} — {finding.explanation.strip()}"
 
 
 def as_check(estimate: QualityEstimate) -> CheckResult:

@@ -205,8 +205,8 @@ def term_partners(groups: dict[str, str], english_terms: Senses, translated_term
                                                       marks=translated_terms.finds, negations=True, reach=TERM_REACH)
               if a.partner}
         for value in sorted(set(e) & set(tr)):
-            if value[0].isdigit() and "." not in value:
-                continue  # a threshold (0.9, 0.5) goes with its metric; a count of months or rows with anything near
+            if not (value.startswith("¬") or (value[0].isdigit() and "." in value)):
+                continue  # a threshold (0.9, 0.5) goes with its metric; a count, an identifier with anything near
             was, now = e[value].partner, tr[value].partner
             if was & now:
                 continue

@@ -7,7 +7,8 @@ capitals are left out, so "São Paulo" in a Spanish text or "Київ" in a Russ
   Belarusian, Persian پ in Arabic); in a Latin-script text any accented letter it lacks (ã in Spanish, ə in
   Turkish), since plain a–z come with English terms.
 - Spellings a language never has: ть in Belarusian, кы or doubled vowels in Kazakh, -dade in Spanish, q in Turkish.
-- Words only a neighbour writes: Ukrainian "та", Kyrgyz "жана", Portuguese "dados", Persian "داده".
+- Words only a neighbour writes: Ukrainian "та", Kyrgyz "жана", Portuguese "dados", Persian "داده"; endings only a
+  neighbour writes: Russian -ого, -ость, -ение in Kazakh.
 """
 
 from __future__ import annotations
@@ -83,4 +84,8 @@ def foreign_signs(text: str, language: str) -> str | None:
         hits = [word for word in tells if word in text] if unspaced else [word for word in own if word in tells]
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {_name(neighbour)}, not {_name(code)}"
+    for neighbour, ending in words.neighbour_endings.items():
+        hits = [word for word in own if ending.search(word)]
+        if hits:
+            return f"{', '.join(dict.fromkeys(hits[:3]))}: {_name(neighbour)} endings, not {_name(code)}"
     return None

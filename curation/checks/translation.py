@@ -14,7 +14,8 @@ The checks, each a CheckResult named so, in REGISTRY order:
 - meaning: negations, directions, limits, units and conditions said as the English says them, on the sentences
   adequacy aligned (curation/checks/meaning.py);
 - terms: no glossary term rendered with another term of its group (curation/checks/glossary.py);
-- roles: identifiers in the sentences and the parts the English gives them (curation/checks/roles.py).
+- roles: identifiers in the sentences and the parts the English gives them (curation/checks/roles.py);
+  `[translate] meaning = false` turns these three off.
 
 They work on restored texts, so review runs them on an annotator's own version and `curate check` on any file.
 A new check is a function of a Pair returning a CheckResult, plugged in with one line in REGISTRY.
@@ -285,6 +286,15 @@ def _adequacy(pair: Pair) -> CheckResult:
     return check_adequacy(pair.source, pair.translation, pair.language, pair.names)
 
 
+def _meaning_check(name: str, check: Callable[[Pair], CheckResult]) -> Check:
+    """A lexical meaning check, or a pass saying it is off (`[translate] meaning = false`)."""
+    def run(pair: Pair) -> CheckResult:
+        if not pair.settings.translate.meaning:
+            return CheckResult(name=name, passed=True, detail="off ([translate] meaning = false)")
+        return check(pair)
+    return run
+
+
 def _terms(pair: Pair) -> CheckResult:
     try:
         glossary = load_glossary(pair.settings.path("glossary"))
@@ -303,9 +313,9 @@ REGISTRY: dict[str, Check] = {
     "not_copy": lambda p: check_not_copy(p.source, p.translation, p.language, p.settings, p.with_proper_names),
     "script": lambda p: check_script(p.translation, p.language, p.with_proper_names, source=p.source),
     "adequacy": _adequacy,
-    "meaning": lambda p: check_meaning(p.source, p.translation, p.language, p.names),
-    "terms": _terms,
-    "roles": lambda p: check_roles(p.source, p.translation, p.language, p.names),
+    "meaning": _meaning_check("meaning", lambda p: check_meaning(p.source, p.translation, p.language, p.names)),
+    "terms": _meaning_check("terms", _terms),
+    "roles": _meaning_check("roles", lambda p: check_roles(p.source, p.translation, p.language, p.names)),
 }
 CHECKS = tuple(REGISTRY)
 # What may refuse a native speaker's own version: facts a person cannot improve on (identifiers and numbers as

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from curation.checks.quality_estimate import KINDS
 from curation.languages import parse_language
 from curation.records import CheckResult
 from curation.review.authority import PROTECTED_CHECKS
@@ -25,11 +26,12 @@ _COUNT = re.compile(r"(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+) appe
                     r"the source has (?P<want>\d+)(?: \(written (?P<written>'[^']*'|\"[^\"]*\"))?")
 
 NO_YES = "a YES cannot publish it, so correct it in 'Your version'"
-# One qe finding as curation/checks/quality_estimate.py writes it: "omission (major): 'span' — explanation".
-_FINDING = re.compile(r"\b(?P<category>addition|omission|mistranslation|terminology) \((?P<severity>\w+)\): "
-                      r"(?P<span>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") — ")
-_FOUND = {"addition": "something added that the English does not say", "omission": "something of the English left out",
-          "mistranslation": "a meaning changed", "terminology": "a wrong term"}
+# One qe finding as curation/checks/quality_estimate.py writes it: "direction (major): the translation says 'x' where
+# the English says 'y' — explanation", or as it wrote it before the meaning classes: "omission (major): 'span' — ...".
+_FINDING = re.compile(r"\b(?P<category>[a-z]+) \((?P<severity>minor|major|critical)\): (?P<span>'(?:[^'\\]|\\.)*'|"
+                      r"\"(?:[^\"\\]|\\.)*\"|the translation [^—]*?) — ")
+_FOUND = {**KINDS, "addition": "something added that the English does not say",
+          "omission": "something of the English left out", "terminology": "a wrong term"}
 _SEVERITY = {"major": "serious", "critical": "critical", "minor": "minor"}
 
 
@@ -103,6 +105,46 @@ def _adequacy(detail: str) -> str:
     return "a sentence seems to be missing, or something added, compared with the English"
 
 
+_Q = r"(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"  # a quoted text as repr() writes it
+_WORDS = rf"{_Q}(?:, {_Q})*"
+_SAYS = re.compile(rf"^(?P<kind>\w+): line (?P<line>\d+) {_Q} says (?P<said>{_WORDS}) \([\w, ]+\) where English line "
+                   rf"\d+ {_Q} says (?P<english>{_WORDS})")
+_LOST = re.compile(rf"^negation: line (?P<line>\d+) {_Q} has no negation where English line \d+ {_Q} says "
+                   rf"(?P<english>{_WORDS})")
+_GAINED = re.compile(rf"^negation: line (?P<line>\d+) {_Q} says (?P<said>{_WORDS}) where English")
+_DROPPED = re.compile(rf"^condition: line (?P<line>\d+) {_Q} has nothing for (?P<english>{_WORDS})")
+_TERM = re.compile(rf"^term: the English says (?P<english>{_WORDS}) \((?P<term>[^)]*)\), the translation has none of "
+                   rf"(?P<forms>.*?) but (?P<said>{_WORDS}) \((?P<other>[^)]*)\)")
+_KIND = {"direction": "a direction seems reversed", "comparison": "a comparison or limit seems reversed",
+         "unit": "a unit or scale seems changed"}
+
+
+def _meaning(detail: str) -> str:
+    """The meaning, terms and roles checks' problems, each in plain words with the words on both sides."""
+    said = []
+    for problem in re.split(r"; (?=(?:negation|direction|comparison|unit|condition|term|role): )", detail):
+        if match := _SAYS.match(problem):
+            said.append(f"{_KIND.get(match['kind'], 'the meaning seems changed')}: the translation says {match['said']} "
+                        f"(line {match['line']}) where the English says {match['english']}")
+        elif match := _LOST.match(problem):
+            said.append(f"a negation seems lost: the English says {match['english']}, the translation (line "
+                        f"{match['line']}) does not negate")
+        elif match := _GAINED.match(problem):
+            said.append(f"a negation seems added: the translation says {match['said']} (line {match['line']}) where "
+                        "the English does not negate")
+        elif match := _DROPPED.match(problem):
+            said.append(f"a condition seems left out: the English says {match['english']}, the translation (line "
+                        f"{match['line']}) has nothing for it")
+        elif match := _TERM.match(problem):
+            said.append(f"the term {match['english']} ({match['term']}) is written {match['said']}, the glossary's word "
+                        f"for {match['other']} (the glossary has {match['forms']})")
+        elif problem.startswith("term:"):
+            said.append("a value or a negation goes with another term than in the English: " + problem[6:])
+        elif problem.startswith("role:"):
+            said.append("identifiers seem to have swapped roles or sentences compared with the English: " + problem[6:])
+    return "; ".join(dict.fromkeys(said)) or "the meaning may differ from the English: " + detail
+
+
 def explain(name: str, detail: str, language: str, subject: str = "the translation") -> str:
     """One plain sentence for one failed check (its name and detail), about `subject` ("the translation" or
     "your version")."""
@@ -138,11 +180,13 @@ def explain(name: str, detail: str, language: str, subject: str = "the translati
         return f"too many letters are not in the {target} alphabet: a word may be left untranslated or transliterated"
     if name == "adequacy":
         return _adequacy(detail)
+    if name in ("meaning", "terms", "roles"):
+        return _meaning(detail)
     if name == "qe":
         if not detail:
             return "a second model reading the translation found a serious error"
-        found = _FINDING.sub(lambda m: f"{_FOUND[m['category']]} ({_SEVERITY.get(m['severity'], m['severity'])}), "
-                                       f"{m['span']}: ", detail)
+        found = _FINDING.sub(lambda m: f"{_FOUND.get(m['category'], m['category'])} "
+                                       f"({_SEVERITY.get(m['severity'], m['severity'])}), {m['span']}: ", detail)
         return "a second model reading the translation found " + found.replace(".; ", "; ")
     return f"the automatic check '{name}' did not pass"  # a check added later without a sentence here yet
 

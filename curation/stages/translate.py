@@ -22,6 +22,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from curation.checks.glossary import Glossary, entries_for, load_glossary
 from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
 from curation.checks.not_content import not_content
 from curation.checks.off_loop import check_translation_off_loop, warm_up
@@ -42,7 +43,7 @@ from curation.store import Store
 
 ROLE = "translate"
 # The translate prompt's variables that carry other people's text into it (see Prompt.own_words).
-QUOTED = ("text", "failures", "previous", "feedback")
+QUOTED = ("text", "failures", "previous", "feedback", "terms")
 QE_ROLE = "qe"
 STAGE_PREFIX = "translate:"
 
@@ -152,6 +153,7 @@ class TranslateStage:
     pinned: list[Translation] = field(default_factory=list)  # approved texts left as they are though stale
     prompt: Prompt = field(init=False)
     qe_prompt: Prompt | None = field(init=False)
+    glossary: Glossary = field(init=False, repr=False)
     name: str = field(init=False)
     # The call parameters that differ from the defaults: the same for every text, so worked out once, not per text.
     params: dict = field(init=False, repr=False)
@@ -164,13 +166,22 @@ class TranslateStage:
         self.language = parse_language(self.language).code
         self.name = stage_name(self.language)
         self.prompt = load_prompt(self.settings, "translate")
+        self.glossary = load_glossary(self.settings.path("glossary"))
         self.qe_prompt = load_prompt(self.settings, "qe") if self.settings.models.qe else None
         self.params = self.settings.changed_parameters(ROLE)
 
+    def terms(self, text: str) -> list[str]:
+        """The glossary's renderings of the ML terms an English text uses, as the prompt lists them."""
+        return [f"{english} → {rendering}" for english, rendering in entries_for(self.glossary, text, self.language)]
+
     def input_hash(self, source_text: str, feedback: str | None) -> str:
-        """Source text, prompt, model, changed call parameters and reviewer feedback: what changes a translation."""
+        """Source text, prompt, model, changed call parameters, reviewer feedback and the glossary renderings the
+        prompt gives: what changes a translation."""
         inputs = {"source": text_hash(source_text), "prompt": self.prompt.hash, "model": self.settings.models.translate,
                   "feedback": feedback or ""}
+        terms = self.terms(source_text)
+        if terms:  # a glossary edit re-translates exactly the texts whose terms it changed
+            inputs["terms"] = terms
         params = self.params
         if self.qe_prompt is not None:  # turning QE on re-checks the stored texts (translations come from the cache)
             inputs["qe"] = [self.settings.models.qe, self.qe_prompt.hash]
@@ -252,7 +263,7 @@ class TranslateStage:
         language = self.settings.language(self.language)  # the project's native name, when it gives one
         return dict(english=language.english, native=language.native, kind=KINDS[field_name], text=text,
                     failures=failures or [], previous=previous, feedback=feedback, attempt=attempt,
-                    attempts=self.settings.translate.max_attempts)
+                    attempts=self.settings.translate.max_attempts, terms=self.terms(text))
 
     def first_request(self, field_name: str, text: str, feedback: str = "") -> list[dict]:
         """The messages of a translation's first attempt at `text` (already masked): what dry runs and the redo

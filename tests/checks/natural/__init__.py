@@ -5,7 +5,9 @@
         case.language, case.text_id, case.kind, case.source, case.translation, case.names, case.defect, ...
 
 `calibration/` holds the sample project's texts: the checks are tuned on it, and the fake model of the
-end-to-end tests answers translate requests from it (`translations`). `calibration_extra/` adds texts in the style of
+end-to-end tests answers translate requests from it (`translations`). `meaning_calibration/` and `meaning_heldout/`
+(MEANING.md) hold fluent translations that keep every token and change the meaning: negation, direction, comparison,
+roles, conditions, units, terms, a neighbour language's words. A set may also be named by its folder's path. `calibration_extra/` adds texts in the style of
 the held-out set (units, percentages, clause-level defects), and `calibration_hard/` texts written to the held-out
 set's instructions (the boldest correct phrasings, the hardest defects), tuned on too. `heldout/` was written by helpers that
 never saw the checks; it only reports how they do on text they were not fitted to.
@@ -44,16 +46,21 @@ class Case:
     note: str = ""
 
 
+def folder(name: str) -> Path:
+    """A set's folder: tests/checks/natural/<name>, or the folder a path names."""
+    return Path(name) if "/" in name else HERE / name
+
+
 @lru_cache(maxsize=None)
 def sources(name: str) -> dict[str, dict]:
     """A set's English texts by id: {"kind", "names", "text", ...}."""
-    return json.loads((HERE / name / "sources.json").read_text(encoding="utf-8"))["texts"]
+    return json.loads((folder(name) / "sources.json").read_text(encoding="utf-8"))["texts"]
 
 
 @lru_cache(maxsize=None)
 def language_file(name: str, language: str) -> dict:
     """One language's file of a set: {"correct": {id: [...]}, "broken": {id: [...]}}."""
-    path = HERE / name / f"{language}.json"
+    path = folder(name) / f"{language}.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"correct": {}, "broken": {}}
 
 

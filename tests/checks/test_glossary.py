@@ -1,0 +1,85 @@
+"""The ML glossary: the file a curator edits, what the translator is told, the terminology check, and the changes
+annotators make to glossary terms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from curation.checks.glossary import GlossaryError, check_terms, entries_for, load_glossary, parse_glossary, term_changes
+from tests.checks import natural
+
+REPO = Path(__file__).resolve().parents[2]
+GLOSSARY = load_glossary(REPO / "glossary.csv")
+
+SMALL = """# a comment line
+term,group,en,ru,fr,source,date
+recall,metric,recall | sensitivity,полнота,rappel,a course,2026-11-26
+precision,metric,precision,точность,précision,a course,2026-11-26
+mean,statistic,mean | average,среднее,moyenne,a course,2026-11-26
+median,statistic,median,медиана,médiane,a course,2026-11-26
+"""
+
+
+def test_the_repository_glossary_covers_every_target_with_a_source_and_a_date():
+    assert len(GLOSSARY.entries) >= 25
+    for entry in GLOSSARY.entries:
+        assert entry.source and entry.date and entry.group, entry.term
+        for language in natural.LANGUAGES:
+            assert entry.forms.get(language), (entry.term, language)
+
+
+def test_the_translator_is_told_the_renderings_of_the_terms_its_text_uses():
+    glossary = parse_glossary(SMALL)
+    text = "Models are ranked by recall at a fixed precision of 0.9; the mean is reported."
+    assert entries_for(glossary, text, "ru") == [("recall", "полнота"), ("precision", "точность"), ("mean", "среднее")]
+    assert entries_for(glossary, "Nothing of the kind here.", "ru") == []
+
+
+def test_a_term_rendered_with_another_term_of_its_group_is_flagged():
+    glossary = parse_glossary(SMALL)
+    source = "Fill the gaps with the median of the column."
+    assert check_terms(glossary, source, "Заполните пропуски медианой столбца.", "ru").passed
+    result = check_terms(glossary, source, "Заполните пропуски средним столбца.", "ru")
+    assert not result.passed
+    assert result.detail == ("term: the English says 'median' (median), the translation has none of медиана but "
+                             "'средним' (mean)")
+    # another word that is no glossary term is the translator's choice, not a swap
+    assert check_terms(glossary, source, "Заполните пропуски серединным значением столбца.", "ru").passed
+
+
+def test_a_threshold_that_moves_to_the_other_metric_is_flagged():
+    source = "Models are ranked by their recall at a fixed precision of 0.9."
+    good = "Модели ранжируются по полноте при фиксированной точности 0.9."
+    swapped = "Модели ранжируются по точности при фиксированной полноте 0.9."
+    assert check_terms(GLOSSARY, source, good, "ru").passed
+    result = check_terms(GLOSSARY, source, swapped, "ru")
+    assert not result.passed and "puts 0.9 with 'полноте' (recall)" in result.detail
+
+
+def test_a_broken_glossary_is_one_line_naming_the_file_and_line(tmp_path):
+    path = tmp_path / "glossary.csv"
+    path.write_text("term,group,en,ru,source,date\nrecall,metric,recall,полнота,a course\n", encoding="utf-8")
+    with pytest.raises(GlossaryError, match=r"glossary.csv line 2: 5 cells where the header has 6"):
+        load_glossary(path)
+    path.write_text("term,en,ru\n", encoding="utf-8")
+    with pytest.raises(GlossaryError, match=r"line 1: the header lacks the column\(s\) group, source, date"):
+        load_glossary(path)
+    assert load_glossary(tmp_path / "none.csv").entries == ()  # no file, no glossary
+
+
+def test_an_edited_glossary_is_read_again(tmp_path):
+    path = tmp_path / "glossary.csv"
+    path.write_text(SMALL, encoding="utf-8")
+    assert load_glossary(path).by_term()["recall"].rendering("ru") == "полнота"
+    path.write_text(SMALL.replace("полнота", "отзыв"), encoding="utf-8")
+    assert load_glossary(path).by_term()["recall"].rendering("ru") == "отзыв"
+
+
+def test_a_fix_that_replaces_a_glossary_rendering_is_found():
+    glossary = parse_glossary(SMALL)
+    source = "Models are ranked by recall."
+    assert term_changes(glossary, source, "Модели ранжируются по полноте.", "Модели упорядочены по полноте.", "ru") == []
+    assert term_changes(glossary, source, "Модели ранжируются по полноте.", "Модели ранжируются по отклику.",
+                        "ru") == [("recall", "полноте", "отклику")]

@@ -1,0 +1,145 @@
+"""The lexical meaning checks (meaning, terms, roles) and the word lists they read: a translation that keeps every
+token and still says something else is caught, and the sentence and the words are named; natural variation passes."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from curation.checks.meaning import check_meaning
+from curation.checks.roles import check_roles
+from curation.checks.senses import FOLDER, language_data, lower, relations, senses
+from curation.checks.translation import check_translation
+from curation.config import Settings
+from curation.languages import LANGUAGES
+from tests.checks import natural
+
+SOURCE = ("Train your model on `train.csv` and predict `churn` for each customer in `test.csv`. "
+          "Do not use external data. A higher score is better. Forecast the consumption per hour.")
+
+
+def failed(result) -> bool:
+    return not result.passed
+
+
+def test_every_word_file_parses_and_names_only_known_concepts():
+    rel = relations()
+    known = ({rel.strong, rel.absent, rel.soft, "ignore", rel.clause, "if", *rel.conditions, *rel.roles}
+             | {c for _, one, other in rel.axes.values() for c in (one, other)}
+             | {unit for members in rel.units.values() for unit in members})
+    files = sorted(FOLDER.glob("*.toml"))
+    assert {path.stem for path in files} >= {"concepts", "en", *(c for c in natural.LANGUAGES)}
+    for path in files:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if path.stem != "concepts":
+            assert set(data["concepts"]) <= known, (path.name, set(data["concepts"]) - known)
+            assert senses(path.stem) is not None
+
+
+@pytest.mark.parametrize("language, correct, broken, words", [
+    # a negation lost, in morphology: Turkish -ma/-me, Kazakh -ба/-па, Japanese ない
+    ("tr", "Harici veri kullanmayın.", "Harici veri kullanın.", "'not'"),
+    ("kk", "Сыртқы деректерді пайдаланбаңыз.", "Сыртқы деректерді пайдаланыңыз.", "'not'"),
+    ("ja", "外部データは使用しないでください。", "外部データを使用してください。", "'not'"),
+    ("ru", "Не используйте внешние данные.", "Используйте внешние данные.", "'not'"),
+])
+def test_a_lost_negation_is_caught_with_the_sentence_and_word(language, correct, broken, words):
+    source = "Do not use external data."
+    assert check_meaning(source, correct, language).passed
+    result = check_meaning(source, broken, language)
+    assert failed(result) and result.detail.startswith("negation: line 1 ") and words in result.detail
+
+
+def test_a_negation_said_with_a_word_of_absence_is_not_a_flip():
+    # "not included" rendered as "excluded", "missing" as "не заполнен": the same meaning in other words
+    assert check_meaning("Sales on holidays are not included.", "Продажи в праздничные дни исключены.", "ru").passed
+    assert check_meaning("When `x` is missing, fill it.", "Если `x` не заполнен, заполните его.", "ru").passed
+
+
+@pytest.mark.parametrize("source, correct, broken, language, kind", [
+    ("A higher score is better.", "Чем выше балл, тем лучше.", "Чем ниже балл, тем лучше.", "ru", "direction"),
+    ("Minimize the error.", "Minimisez l'erreur.", "Maximisez l'erreur.", "fr", "direction"),
+    ("List results in descending order.", "结果按降序排列。", "结果按升序排列。", "zh", "direction"),
+    ("At least one product is on sale.", "En az bir ürün indirimdedir.", "En fazla bir ürün indirimdedir.", "tr",
+     "comparison"),
+    ("Trips made before July 2016.", "Viajes realizados antes de julio de 2016.",
+     "Viajes realizados después de julio de 2016.", "es", "comparison"),
+    ("Readings every 10 seconds.", "Odczyty co 10 sekund.", "Odczyty co 10 minut.", "pl", "unit"),
+    ("Units sold, in thousands.", "Unități vândute, în mii.", "Unități vândute, în milioane.", "ro", "unit"),
+])
+def test_a_reversed_direction_limit_or_unit_is_caught(source, correct, broken, language, kind):
+    assert check_meaning(source, correct, language).passed
+    result = check_meaning(source, broken, language)
+    assert failed(result) and result.detail.startswith(f"{kind}: line 1 "), result.detail
+
+
+def test_a_dropped_condition_is_caught():
+    source = "Predict the churn for each customer. Use only the data provided."
+    assert check_meaning(source, "Предскажите отток для каждого клиента. Используйте только данные.", "ru").passed
+    result = check_meaning(source, "Предскажите отток для клиента. Используйте только данные.", "ru")
+    assert failed(result) and "'for each' (each)" in result.detail
+
+
+def test_a_language_without_a_word_file_is_not_checked():
+    result = check_meaning("Do not use external data.", "Verwenden Sie externe Daten.", "de")
+    assert result.passed and result.detail == "not checked: no word list for de"
+
+
+def test_lowercase_reads_each_script_as_its_language_writes_it():
+    assert lower("İSTANBUL", "tr") == "istanbul" and lower("IŞIK", "tr") == "ışık"
+    assert lower("ştiinţă", "ro") == "știință"
+    assert lower("درّب", "ar") == "درب"
+
+
+def test_swapped_files_and_swapped_key_and_target_are_caught():
+    correct = ("Обучите модель на `train.csv` и предскажите `churn` для каждого клиента из `test.csv`. "
+               "Не используйте внешние данные. Чем выше балл, тем лучше. Прогнозируйте потребление за каждый час.")
+    assert check_roles(SOURCE, correct, "ru").passed
+    swapped = correct.replace("`train.csv`", "@").replace("`test.csv`", "`train.csv`").replace("@", "`test.csv`")
+    result = check_roles(SOURCE, swapped, "ru")
+    assert failed(result) and "gives `test.csv` the part of `train.csv`" in result.detail
+    source = "Use `TransactionID` as the key and predict the probability in `isFraud`."
+    good = "Используйте `TransactionID` как ключ и предскажите вероятность в `isFraud`."
+    bad = "Используйте `isFraud` как ключ и предскажите вероятность в `TransactionID`."
+    assert check_roles(source, good, "ru").passed and failed(check_roles(source, bad, "ru"))
+
+
+def test_identifiers_that_change_list_items_are_a_swap_but_one_that_moves_is_not():
+    source = "- `id` — the key of the table.\n- `label` — the target."
+    swapped = "- `label` — ключ таблицы.\n- `id` — целевая переменная."
+    assert failed(check_roles(source, swapped, "ru"))
+    # values with their sides: pixels inside the mask are 1, outside 0
+    source = "Pixels inside the mask are labelled 1, pixels outside it 0."
+    assert check_roles(source, "Пиксели внутри маски помечены 1, пиксели вне её — 0.", "ru").passed
+    assert failed(check_roles(source, "Пиксели вне маски помечены 1, пиксели внутри неё — 0.", "ru"))
+
+
+@pytest.mark.parametrize("text, language, neighbour", [
+    ("Используйте только данные, которые предоставлены.", "be", "Russian"),  # two о in a word: Russian spelling
+    ("Выкарыстоўвайце тільки надані дані.", "be", "Belarusian"),  # ті, ді: Ukrainian
+    ("Тек количество проданных товаров берілген.", "kk", "Russian"),
+    ("Usa solo los datos proporcionados.", "it", "Spanish"),
+    ("Utilisez uniquement les dati forniti.", "fr", "Italian"),
+    ("Folosiți il numero di articoli.", "ro", "Italian"),
+    ("Użyj tylko pouze poskytnutá dane.", "pl", "Czech"),
+    ("Segmenta os pulmões em cada radiografía.", "es", "Portuguese"),
+    ("Yalnız təqdim edilən verileri kullanın.", "tr", "Azerbaijani"),
+])
+def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbour):
+    [result] = [r for r in check_translation("Use only the data provided.", text, language, Settings())
+                if r.name == "language"]
+    assert failed(result), (language, result.detail)
+
+
+def test_a_capitalised_word_inside_a_sentence_is_still_read_as_a_name():
+    from curation.checks.signs import foreign_signs
+
+    assert foreign_signs("Данныя з Київ.", "be") is None  # a name, wherever it is from
+    assert foreign_signs("Тільки данныя.", "be") is not None  # a sentence's first word is the text's own
+
+
+@pytest.mark.parametrize("language", natural.LANGUAGES)
+def test_every_target_has_its_word_file(language):
+    data = language_data(language)
+    assert data["concepts"]["not"] and language in LANGUAGES
