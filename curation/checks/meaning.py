@@ -107,32 +107,33 @@ def _negation(english: Side, translated: Side) -> str | None:
     rel = relations()
     e, t = english.counts, translated.counts
     said, kinds = (rel.strong, rel.absent), (rel.strong, rel.absent, rel.soft)
-    if any(e[kind] for kind in said) and not any(t[kind] for kind in kinds):
+    if e[rel.strong] and not any(t[kind] for kind in kinds):
         return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
                 f"{_said(english, *said)}")
-    if any(t[kind] for kind in said) and not any(e[kind] for kind in kinds):
+    if t[rel.strong] and not any(e[kind] for kind in kinds):
         return (f"negation: {translated.where(False, *said)} says {_said(translated, *said)} where "
                 f"{english.where(True)} has no negation")
     return None
 
 
-def _reversed(english: Side, translated: Side) -> list[str]:
+def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) -> list[str]:
     e, t = english.counts, translated.counts
     problems = []
     for kind, one, other in relations().axes.values():
         for was, became in ((one, other), (other, one)):
-            if t[became] > e[became] and t[was] < e[was]:
+            if (t[became] > e[became] and t[was] < e[was]
+                    and whole_t[became] > whole_e[became] and whole_t[was] < whole_e[was]):
                 problems.append(f"{kind}: {translated.where(False, became)} says {_said(translated, became)} ({became}) "
                                 f"where {english.where(True, was)} says {_said(english, was)} ({was})")
     return problems
 
 
-def _units(english: Side, translated: Side) -> list[str]:
+def _units(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) -> list[str]:
     e, t = english.counts, translated.counts
     problems = []
     for members in relations().units.values():
-        more = [unit for unit in members if t[unit] > e[unit]]
-        fewer = [unit for unit in members if t[unit] < e[unit]]
+        more = [unit for unit in members if t[unit] > e[unit] and whole_t[unit] > whole_e[unit]]
+        fewer = [unit for unit in members if t[unit] < e[unit] and whole_t[unit] < whole_e[unit]]
         if more and fewer:
             problems.append(f"unit: {translated.where(False, *more)} says {_said(translated, *more)} ({', '.join(more)}) "
                             f"where {english.where(True, *fewer)} says {_said(english, *fewer)} ({', '.join(fewer)})")
@@ -183,7 +184,8 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
         if problem and _elsewhere(everything, english, translated, removed="has no negation where" in problem):
             problem = None
         problems += [problem] if problem else []
-        problems += _reversed(english, translated) + _units(english, translated)
+        # a reversal or a changed unit must show in the whole text too (a word the alignment put elsewhere is none)
+        problems += _reversed(english, translated, whole_e, whole_t) + _units(english, translated, whole_e, whole_t)
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))
