@@ -3,6 +3,8 @@ back to the translator with the findings in the prompt, and to the annotator wit
 
 from __future__ import annotations
 
+import json
+
 import openpyxl
 import pytest
 from typer.testing import CliRunner
@@ -69,8 +71,8 @@ async def test_a_translation_flagged_only_by_qe_is_retranslated_with_the_finding
     assert translation.checks[-1].name == "qe" and translation.checks[-1].detail == "no findings"
     retry = [r for r in llm_server.requests if "reviewer of translations" not in r.system_text
              and text_to_translate(r.user_text) == masked][-1].user_text
-    assert ("- qe: omission (major): 'from their age, sex, ticket class and fare' — The features the model "
-            "should use are missing.") in retry
+    assert ("- qe: omission (major): the translation leaves out 'from their age, sex, ticket class and fare' — The "
+            "features the model should use are missing.") in retry
     # the reviewer read the English and the restored translation, and was the other vendor's model
     assert SOURCES["titanic_description"] in reviewer.requests[0].user_text
     assert TRANSLATIONS["be"]["titanic_description"].replace("Распрацуйце", "Стварыце") in reviewer.requests[0].user_text
@@ -102,8 +104,8 @@ async def test_findings_that_stay_flag_the_row_and_reach_the_review_sheet(store,
     header = [cell.value for cell in sheet[1]]
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
     assert row[header.index("Check failed")] == (
-        "A second model reading the translation found something of the English left out (serious), 'from their age, "
-        "sex, ticket class and fare': The features the model should use are missing.")
+        "A second model reading the translation found something of the English left out (serious), the translation "
+        "leaves out 'from their age, sex, ticket class and fare': The features the model should use are missing.")
 
 
 def test_qe_is_off_by_default_and_auto_picks_the_other_vendor(project):
@@ -120,3 +122,38 @@ def test_qe_is_off_by_default_and_auto_picks_the_other_vendor(project):
         f'translate = "{DEFAULT_MODELS["translate"]}"', f'translate = "{DEFAULT_MODELS["refine"]}"', 1), encoding="utf-8")
     settings = load_settings(config)
     assert settings.models.qe == DEFAULT_MODELS["translate"] and settings.models.qe != settings.models.translate
+
+
+async def test_a_meaning_finding_reaches_the_retry_and_the_sheet_in_plain_words(store, llm_settings, llm_server,
+                                                                                 project):
+    # The qe prompt names the meaning classes; a scripted "direction" finding with the words on both sides goes
+    # back to the translator and, while it stays, into the annotator's "Check failed" cell as a sentence.
+    finding = {"category": "direction", "severity": "critical", "span": "ніжэйшы", "source_span": "higher",
+               "explanation": "The metric rewards higher scores."}
+    add_competition(store, "houses", description=SOURCES["titanic_description"])
+    good = masked_answer(TRANSLATIONS["be"]["titanic_description"], SOURCES["titanic_description"],
+                         names_of(store, "houses"))
+    translator, masked = titanic_translator(store, "be", good)
+    reviewer = Reviewer(translator, [finding])
+    llm_server.respond_with(reviewer)
+    settings = with_qe(llm_settings)
+
+    await translate(store, settings)
+
+    system = reviewer.requests[0].system_text
+    for category in ("negation", "direction", "comparison", "role", "condition", "unit", "term"):
+        assert f"- {category}:" in system
+    assert '"source_span"' in json.dumps(reviewer.requests[0].body)  # the answer schema asks for the English words
+    retry = [r for r in llm_server.requests if "reviewer of translations" not in r.system_text
+             and text_to_translate(r.user_text) == masked][-1].user_text
+    assert ("- qe: direction (critical): the translation says 'ніжэйшы' where the English says 'higher' — The "
+            "metric rewards higher scores.") in retry
+    settings = settings.model_copy(update={"review": settings.review.model_copy(update={"annotators": {"be": ["ales"]}})})
+    report = push(store, settings, "be", backend_for(settings))
+    book = openpyxl.load_workbook(next(sheet.ref for sheet in report.sheets if sheet.annotator == "ales"))
+    sheet = book["description"]
+    header = [cell.value for cell in sheet[1]]
+    row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
+    assert row[header.index("Check failed")] == (
+        "A second model reading the translation found a direction reversed (critical), the translation says "
+        "'ніжэйшы' where the English says 'higher': The metric rewards higher scores.")
