@@ -142,7 +142,8 @@ def _meaning(detail: str) -> str:
             said.append("a value or a negation goes with another term than in the English: " + problem[6:])
         elif problem.startswith("role:"):
             said.append("identifiers seem to have swapped roles or sentences compared with the English: " + problem[6:])
-    return "; ".join(dict.fromkeys(said)) or "the meaning may differ from the English: " + detail
+    return "; ".join(dict.fromkeys(said)) or ("what the translation says may differ from the English (a negation, a "
+                                               "direction, a limit, a unit, a term or an identifier's role)")
 
 
 def explain(name: str, detail: str, language: str, subject: str = "the translation") -> str:
