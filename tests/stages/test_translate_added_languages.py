@@ -86,7 +86,8 @@ async def test_german_hindi_and_korean_are_translated_and_pass_every_check(proje
             assert translation.text == ADDED["translations"][language][key]
             assert translation.attempts == 1 and not translation.flagged
             assert [check.name for check in translation.checks if not check.passed] == []
-        assert "aligned" in stored[(language, "description")].checks[-1].detail  # adequacy judged it
+        adequacy = next(c for c in stored[(language, "description")].checks if c.name == "adequacy")
+        assert "aligned" in adequacy.detail  # adequacy judged it
     systems = {request.system_text.split(".")[0] for request in llm_server.requests}
     assert {"You translate texts of a machine-learning benchmark from English into German (Deutsch)",
             "You translate texts of a machine-learning benchmark from English into Hindi (हिन्दी)",

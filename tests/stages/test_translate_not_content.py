@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from curation.checks.masking import mask_identifiers
 from curation.prompts import load_prompt
+from curation.stages.translate import QUOTED
 from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer, names_of,
                                          retried_once, translate)
 
@@ -62,12 +63,13 @@ def test_the_prompts_own_words_leave_out_what_it_quotes(settings):
     failures = [f"adequacy: added: line 1 clause {previous!r} is not in the English"]
     variables = dict(english="Belarusian", native="беларуская", kind="task description", text="⟦1⟧ text",
                      failures=failures, previous=previous, feedback="Keep «кошт продажу» please",
-                     attempt=2, attempts=3)
+                     attempt=2, attempts=3, terms=["target → мэтавая зменная"])
 
-    ours = "\n".join(prompt.own_words(("text", "failures", "previous", "feedback"), **variables))
+    ours = "\n".join(prompt.own_words(QUOTED, **variables))
 
     assert "Translate the text again and avoid these problems (attempt 2 of 3)." in ours
     assert "Your previous translation failed these automatic checks:" in ours
     assert "asked for a new one, saying:" in ours
-    for quoted in ("Прадкажыце", "кошт продажу", "⟦1⟧ text", "adequacy: added"):
+    assert "Render these machine-learning terms as the project's glossary does:" in ours
+    for quoted in ("Прадкажыце", "кошт продажу", "⟦1⟧ text", "adequacy: added", "мэтавая"):
         assert quoted not in ours
