@@ -60,6 +60,7 @@ def relations() -> Relations:
                      roles=tuple(data["roles"]["partners"]), clause=data["roles"]["clause"])
 
 
+_READ_AT_MOST = 4096  # texts whose finds a language keeps (a long run's retries bring new ones)
 _VOWELS = "aeiouyáéíóúàèìòùâêîôûäëïöüăâîıаеёиоуыэюяьйіўәөұүі"
 
 
@@ -104,12 +105,23 @@ class Senses:
     side: str = "before"  # where a language marks an identifier's role: prepositions (before) or case endings (after)
     term_before_number: bool = True  # "a precision of 0.9"; Turkish "0.9 sabit kesinlik" has it after
     term_before_negation: bool = False  # "not a regression"; Japanese "回帰ではなく" has it before
+    # text -> its finds: the checks read a sentence many times (meaning per sentence and in the whole text, roles per
+    # clause, terms), and an English sentence once for each language: 8 readings of each text on the calibration set
+    _read: dict[str, tuple[Find, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def finds(self, text: str) -> list[Find]:
         """Every concept word of a (lowercase, identifier-free) text, longest first where finds overlap. Of two finds
         of the same letters, one whose pattern spells out a longer form of the other's ("mediana" over "media*",
         any word over a regular expression) names the concept; unrelated patterns both count ("бұзылса" is broke
         down, and a condition)."""
+        known = self._read.get(text)
+        if known is None:
+            if len(self._read) >= _READ_AT_MOST:
+                self._read.clear()
+            known = self._read[text] = tuple(self._read_anew(text))
+        return list(known)
+
+    def _read_anew(self, text: str) -> list[Find]:
         spans: dict[tuple[int, int], list[tuple[str, str]]] = {}
         for concept, screen in self.screens.items():
             if not screen.search(text):
@@ -179,6 +191,9 @@ def lower(text: str, code: str) -> str:
         text = text.replace("İ", "i").replace("I", "ı")
     elif code == "ro":  # the cedilla letters older keyboards write are the same letters
         text = text.translate(_ROMANIAN)
+    lowered = text.lower()
+    if len(lowered) == len(text) and "Σ" not in text:  # as letter by letter: none became two (İ), no final sigma
+        return lowered
     return "".join(char.lower() if len(char.lower()) == 1 else char for char in text)
 
 
