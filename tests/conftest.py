@@ -8,10 +8,26 @@ from pathlib import Path
 import pytest
 
 from curation.config import Settings, load_settings
+from curation.llm import pacing
 from curation.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"
+PACING_SPEED = 100  # a second of rate limits and back-off takes 10 ms in a test
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "real_pacing: the LLM client paces requests in real time (rate-limit tests)")
+
+
+@pytest.fixture(autouse=True)
+def fast_pacing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test's LLM client paces itself (rate limits, back-off, retry budget) by a clock 100 times faster than
+    real time (curation/llm/pacing.py), so a command in the default configuration never waits out Anthropic's 50
+    requests a minute or a second of back-off; tests of the pacing itself are marked `real_pacing`. A subprocess
+    (a killed or interrupted command) paces in real time."""
+    if request.node.get_closest_marker("real_pacing") is None:
+        monkeypatch.setattr(pacing, "clock", pacing.Clock(speed=PACING_SPEED))
 
 
 @pytest.fixture

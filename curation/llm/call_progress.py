@@ -21,7 +21,8 @@ class Progress:
     params: CallParameters = field(default_factory=lambda: CallParameters(max_output_tokens=4096))
     attempts: int = 0
     usage: Usage = field(default_factory=Usage)
+    skipped: float = 0.0  # seconds of this call's back-offs a faster pacing clock did not wait out (pacing.back_off)
 
     def since_sent(self, now: float) -> float:
-        """Seconds since the first attempt was sent (0 before it is)."""
-        return 0.0 if self.sent is None else now - self.sent
+        """Seconds since the first attempt was sent (0 before it is), on the pacing clock."""
+        return 0.0 if self.sent is None else now - self.sent + self.skipped

@@ -20,6 +20,7 @@ from curation.llm.call_progress import Progress
 from curation.llm.claims import RequestClaims
 from curation.llm.errors import (BatchPending, BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed,
                                   MissingPrice)
+from curation.llm import pacing
 from curation.llm.limits import ProviderLimits, backoff
 from curation.llm.parameters import CallParameters, ParameterRefused
 from curation.llm.providers import Mode, Provider, open_provider, structured_mode
@@ -255,7 +256,7 @@ class LLM:
                 # within max_retry_seconds, then this item fails alone. (A body that did not arrive whole is no
                 # answer: _send retries it as a transport fault and it never counts here.)
                 unusable += 1
-                elapsed = progress.since_sent(time.monotonic())
+                elapsed = progress.since_sent(pacing.now())
                 if unusable > self.settings.llm.validation_retries or elapsed > settings.max_retry_seconds:
                     tries = "try" if unusable == 1 else "tries"
                     raise fail(f"no usable answer after {unusable} {tries}: {error.reason}") from None
@@ -349,7 +350,7 @@ class LLM:
                 wait = backoff(connect_failures, settings)
                 log.info("%s: cannot reach %s (%s); attempt %d of %d, trying again in %.1fs", call.provider,
                          provider.endpoint, error.reason, connect_failures, CONNECT_ATTEMPTS, wait)
-                await asyncio.sleep(wait)
+                progress.skipped += await pacing.back_off(wait)
                 continue
             except Transient as error:
                 if error.retry_after is None:  # a 429 that said how long to wait was honoured: no cause to wait longer
@@ -357,12 +358,12 @@ class LLM:
                 wait = error.retry_after if error.retry_after is not None else backoff(failures, settings)
                 if error.retry_after is not None:  # this request waits as told; others only if the news is fresh
                     limits.pause(wait, sent_at=reservation.sent_at if reservation is not None else None)
-                if progress.since_sent(time.monotonic()) + wait > settings.max_retry_seconds:
+                if progress.since_sent(pacing.now()) + wait > settings.max_retry_seconds:
                     raise Rejected(f"{error.reason}; gave up after {plural(progress.attempts, 'attempt')} in "
-                                   f"{progress.since_sent(time.monotonic()):.1f}s "
+                                   f"{progress.since_sent(pacing.now()):.1f}s "
                                    f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
                 self._announce_backoff(call.provider, error.reason, wait)
-                await asyncio.sleep(wait)
+                progress.skipped += await pacing.back_off(wait)
                 continue
             progress.usage = progress.usage + reply.usage
             if progress.mode == "json_mode" and settings.structured_output == "auto":
@@ -375,7 +376,7 @@ class LLM:
         announced gets a new line."""
         if wait < NOTICE_AFTER_SECONDS:
             return
-        until = time.monotonic() + wait
+        until = pacing.now() + wait
         if until < self._announced_until.get(provider, 0.0) + NOTICE_AFTER_SECONDS:
             return
         self._announced_until[provider] = until

@@ -17,12 +17,12 @@ import asyncio
 import heapq
 import itertools
 import random
-import time
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import AsyncIterator
 
 from curation.config import ProviderSettings
+from curation.llm import pacing
 
 MAX_BACKOFF_SECONDS = 60.0
 
@@ -37,11 +37,11 @@ class TokenBucket:
         self.rate = rate
         self.capacity = capacity
         self._level = capacity
-        self._at = time.monotonic()
+        self._at = pacing.now()
 
     def reserve(self, amount: float) -> float:
         """Take `amount` now and return how many seconds to wait before using it."""
-        now = time.monotonic()
+        now = pacing.now()
         self._level = min(self.capacity, self._level + (now - self._at) * self.rate)
         self._at = now
         self._level -= amount
@@ -110,10 +110,10 @@ class ProviderLimits:
     def pause(self, seconds: float, sent_at: float | None = None) -> None:
         """The server said 429 with retry-after: hold every request to this provider that long.
 
-        A 429 to a request sent (`sent_at`, monotonic) before the latest pause was declared says nothing new: the
+        A 429 to a request sent (`sent_at`, the pacing clock) before the latest pause was declared says nothing new: the
         server's complaint is already being honoured. Letting each of those extend the pause would line every
         retry up behind the one before it, so only the request itself waits (the caller sleeps its retry-after)."""
-        now = time.monotonic()
+        now = pacing.now()
         if sent_at is not None and sent_at < self._paused_at:
             return
         if now + seconds > self._paused_until:
@@ -130,11 +130,11 @@ class ProviderLimits:
             # inside the gate means the next reservation starts from when this request really left: a stalled
             # event loop delays requests but never lets a backlog out in a burst.
             async with self._gate.held(priority):
-                while (pause := self._paused_until - time.monotonic()) > 0:
-                    await asyncio.sleep(pause)
+                while (pause := self._paused_until - pacing.now()) > 0:
+                    await pacing.sleep(pause)
                 wait = max(self.requests.reserve(1), self.tokens.reserve(tokens))
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await pacing.sleep(wait)
             yield Reservation(self.tokens, tokens)
 
 
@@ -144,7 +144,7 @@ class Reservation:
     def __init__(self, bucket: TokenBucket, estimate: int):
         self._bucket = bucket
         self._estimate = estimate
-        self.sent_at = time.monotonic()
+        self.sent_at = pacing.now()
 
     def settle(self, actual: int) -> None:
         self._bucket.give_back(self._estimate - actual)

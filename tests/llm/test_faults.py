@@ -33,6 +33,7 @@ async def ask(settings, store, role="tag", schema=Domain):
         return await llm.ask(role=role, messages=MESSAGES, schema=schema, item="titanic")
 
 
+@pytest.mark.real_pacing  # it measures the wait on the server's side
 @pytest.mark.parametrize("milliseconds", [False, True])
 @pytest.mark.parametrize("role", ["tag", "refine"])
 async def test_429_waits_as_long_as_retry_after_says_then_succeeds(llm_server, llm_settings, store, role, milliseconds):

@@ -5,9 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from curation.llm import LLM
 from curation.llm.limits import PriorityGate, Reservation, TokenBucket, request_priority
 from tests.fakes.llm_server import answer, pointed_at, rate_limited
+
+# The limits are measured on the server's side, in real time.
+pytestmark = pytest.mark.real_pacing
 
 
 def most_in_any_window(times: list[float], window: float) -> int:
