@@ -19,6 +19,7 @@ LANGUAGES = ("be", "kk", "ja")
 LATENCY = 0.2
 
 
+@pytest.mark.real_pacing  # the limit is measured on the server's side, in real time
 async def test_languages_are_translated_at_once_under_the_shared_limit(llm_server, settings, store: Store):
     for number in range(4):  # texts of their own: no request is shared between competitions
         add_competition(store, f"houses-{number}", description=f"Predict the price of house number {number}.",
