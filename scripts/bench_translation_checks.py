@@ -3,8 +3,9 @@
 Calibration (the checks were tuned on it): the seeded-error suite (tests/checks/seeded/), the hand-written sentences
 (tests/checks/sentences.json) and the natural calibration sets (tests/checks/natural/calibration/: the sample
 project's texts, correct translations phrased as translators phrase them, hand-written broken ones; and
-calibration_extra/ and calibration_hard/: more texts in the held-out set's style), and the meaning calibration set
-(meaning_calibration/: fluent translations that keep every token and change the meaning, MEANING.md).
+calibration_extra/ and calibration_hard/: more texts in the held-out set's style), and the meaning calibration sets
+(meaning_calibration/ and meaning_calibration_2a/ … _2d/: fluent translations that keep every token and change the
+meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
 checks (`--meaning-heldout DIR` reads the latter from another folder).
 
@@ -16,6 +17,7 @@ A change that raises the calibration figures and lowers the held-out ones is not
 
     python scripts/bench_translation_checks.py                     # both sides
     python scripts/bench_translation_checks.py --misses calibration   # ... and every miss and false alarm there
+    python scripts/bench_translation_checks.py --only calibration --apart   # ... and each meaning set's table apart
     python scripts/bench_translation_checks.py --only heldout --misses heldout   # for a report, not for tuning
 """
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import statistics
 import sys
@@ -53,6 +56,7 @@ class Text:
     names: tuple[str, ...]
     defect: str | None
     note: str = ""
+    set: str = ""
 
 
 def calibration() -> list[Text]:
@@ -63,7 +67,7 @@ def calibration() -> list[Text]:
     texts += [Text("sentences", language, key, data["sources"][key], text, tuple(data["names"]), None)
               for language, items in data["translations"].items() for key, text in items.items()]
     return (texts + natural_texts("calibration") + natural_texts("calibration_extra") + natural_texts("calibration_hard")
-            + natural_texts("meaning_calibration", "meaning"))
+            + [text for name in natural.MEANING_CALIBRATION for text in natural_texts(name, "meaning")])
 
 
 def heldout(meaning_folder: str) -> list[Text]:
@@ -76,7 +80,7 @@ def heldout(meaning_folder: str) -> list[Text]:
 
 def natural_texts(name: str, origin: str = "natural") -> list[Text]:
     return [Text(origin, c.language, c.text_id, c.source, c.translation, c.names, c.defect,
-                 " ".join(c.variation) or c.note) for c in natural.load(name)]
+                 " ".join(c.variation) or c.note, name) for c in natural.load(name)]
 
 
 @dataclass
@@ -118,6 +122,17 @@ def run(texts: list[Text], settings: Settings) -> Figures:
     return figures
 
 
+def merged(parts) -> Figures:
+    total = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), [])
+    for part in parts:
+        for name in ("caught", "broken", "alarms", "correct", "alarm_checks"):
+            getattr(total, name).update(getattr(part, name))
+        for language, timings in part.timings.items():
+            total.timings[language].extend(timings)
+        total.misses.extend(part.misses)
+    return total
+
+
 def _rate(hit: int, total: int) -> str:
     return f"{hit / total:.0%}" if total else "–"
 
@@ -155,6 +170,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("calibration", "heldout"), help="one side only")
     parser.add_argument("--misses", choices=("calibration", "heldout"), help="print every miss and false alarm of a side")
+    parser.add_argument("--apart", action="store_true",
+                        help="also a table for each meaning set (the second calibration set's four folders as one)")
     parser.add_argument("--meaning-heldout", default="meaning_heldout", metavar="DIR",
                         help="the meaning held-out set's folder (default: tests/checks/natural/meaning_heldout)")
     args = parser.parse_args()
@@ -164,8 +181,15 @@ def main() -> None:
     for side, texts in sides.items():
         if args.only and side != args.only:
             continue
-        figures = run(texts(), settings)
+        texts_of_side = texts()
+        groups = defaultdict(list)  # the meaning sets apart, when asked: the set's name without its _2a … _2d letter
+        for text in texts_of_side:
+            groups[re.sub(r"(_\d)[a-z]$", r"\1", text.set) if args.apart and text.origin == "meaning" else ""].append(text)
+        parts = {group: run(members, settings) for group, members in groups.items()}
+        figures = merged(parts.values())
         table(f"{side} ({'tuned on' if side == 'calibration' else 'never tuned on'})", figures)
+        for group in sorted(group for group in parts if group):
+            table(f"{side}: {group}* alone", parts[group])
         if args.misses == side:
             print()
             print("\n".join(figures.misses))
