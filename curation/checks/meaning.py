@@ -106,8 +106,10 @@ def _said(side: Side, *concepts: str) -> str:
 def _negation(english: Side, translated: Side) -> str | None:
     rel = relations()
     e, t = english.counts, translated.counts
-    said, kinds = (rel.strong, rel.absent), (rel.strong, rel.absent, rel.soft)  # what is said; what renders it
-    if e[rel.strong] and not any(t[kind] for kind in kinds):
+    said = (rel.strong, rel.absent)
+    # Every negating word of the English needs a rendering: a translation whose only "negation" is the absent word the
+    # English also has ("missing values were not imputed" as "missing values were imputed") lost the negation.
+    if e[rel.strong] and not t[rel.strong] and t[rel.absent] + t[rel.soft] < e[rel.strong] + e[rel.absent]:
         return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
                 f"{_said(english, *said)}")
     # A negation the translation adds is not compared: correct translations negate where the English says the same
@@ -147,13 +149,15 @@ def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
 
 
 def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: Side, removed: bool) -> bool:
-    """Whether another pair of sentences (or a sentence left unpaired) has a negation more than its other side has of
-    any kind (`removed`: in the translation, otherwise in the English, where a negative sense counts too): the one
-    missing here went there, or the one added here came from there."""
+    """Whether another pair of sentences (or a sentence left unpaired) negates on one side and has nothing of the kind
+    on the other (`removed`: negates in the translation, otherwise in the English, where a negative sense counts too):
+    the one missing here went there, or the one added here came from there. Counts are not compared: many languages
+    negate twice where English negates once ("non usare mai", "никогда не используйте")."""
     for e, t in everything:
         if e.units == english.units and t.units == translated.units:
             continue
-        if (t.negations() > e.negations(soft=True)) if removed else (e.negations(soft=True) > t.negations(soft=True)):
+        if ((t.negations() and not e.negations(soft=True)) if removed
+                else (e.negations(soft=True) and not t.negations(soft=True))):
             return True
     return False
 

@@ -57,7 +57,7 @@ def _families() -> tuple[frozenset[str], ...]:
 
 def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozenset[str] = frozenset(),
             marks: Callable[[str], list[Find]] | None = None, negations: bool = False,
-            reach: int | None = None) -> list[Anchor]:
+            reach: int | None = None, negation_reach: int | None = None) -> list[Anchor]:
     """The identifiers and numbers of a sentence in order (and its negations, numbered ¬1, ¬2 …), each with its
     partner: the nearest word of its clause among `partners`, or among what `marks` finds in the (lowercase) text;
     with `reach`, only a word at most that many words away (in Chinese and Japanese, twice as many characters)."""
@@ -78,19 +78,28 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     breaks = sorted({m.start() for m in _BREAK.finditer(reading)}
                     | {m.start() for compiled, _ in words.patterns.get(rel.clause, ()) for m in compiled.finditer(reading)})
     candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]
+    def limit(value: str) -> int:
+        return negation_reach if value.startswith("¬") and negation_reach is not None else reach or 0
+
     result = []
     for start, end, value in sorted(found):
         low = max((b for b in breaks if b < start), default=-1)
         high = min((b for b in breaks if b >= end), default=len(reading))
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
-                and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= reach)]
+                and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
+        other: list[Find] = []
         if reach is not None:  # a term goes with a threshold or a negation on the side the language puts it
             before = words.term_before_negation if value.startswith("¬") else words.term_before_number
+            other = [find for find in near if (find.end <= start) != before]
             near = [find for find in near if (find.end <= start) == before]
         if reach is not None and near:  # close by: the nearest in words, unless two different ones are as near
             gaps = [_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
             near = [find for find, gap in zip(near, gaps) if gap == min(gaps)]
+        # another term as near on the other side: translators put it on either side ("precision 0.9 кезіндегі
+        # recall"), so which term the number goes with is not for the word order to decide
+        if other and near and {find.concepts for find in other} - {find.concepts for find in near}:
+            near = []
         if not near or (reach is not None and len({find.concepts for find in near}) > 1):
             result.append(Anchor(value))
             continue
@@ -190,7 +199,9 @@ def term_partners(groups: dict[str, str], english_terms: Senses, translated_term
                   translation: str, language: str, names: tuple[str, ...]) -> list[str]:
     """A number or a negation that goes with another term (of the same group, `groups`: term -> group; the terms'
     words in `english_terms` and `translated_terms`) than in the English: "recall at a precision of 0.9" rendered as
-    "precision at a recall of 0.9", "a classification, not a regression" as "a regression, not a classification"."""
+    "precision at a recall of 0.9", "a classification, not a regression" as "a regression, not a classification".
+    The English negation must stand right beside its term ("not a regression"; "none of the participants in the test
+    file" negates no term); the translation may put a word between ("а не бінарнай класіфікацыі", "分類ではなく")."""
     code = parse_language(language).code
     english_words, translated_words = senses("en"), senses(code)
     if english_words is None or translated_words is None:
@@ -199,13 +210,17 @@ def term_partners(groups: dict[str, str], english_terms: Senses, translated_term
     problems = []
     for s, t in pairs:
         e = {a.value: a for i in s for a in anchors(english[i].text, english_words, names,
-                                                     marks=english_terms.finds, negations=True, reach=TERM_REACH)
+                                                     marks=english_terms.finds, negations=True, reach=TERM_REACH,
+                                                     negation_reach=0)
              if a.partner}
         tr = {a.value: a for i in t for a in anchors(translated[i].text, translated_words, names,
                                                       marks=translated_terms.finds, negations=True, reach=TERM_REACH)
               if a.partner}
+        # negations are numbered in reading order: with more on one side than the other, ¬1 is not the same negation
+        same_negations = (sum(1 for i in s for _ in _negations(english[i].text, english_words, names))
+                          == sum(1 for i in t for _ in _negations(translated[i].text, translated_words, names)))
         for value in sorted(set(e) & set(tr)):
-            if not (value.startswith("¬") or (value[0].isdigit() and "." in value)):
+            if not ((value.startswith("¬") and same_negations) or (value[0].isdigit() and "." in value)):
                 continue  # a threshold (0.9, 0.5) goes with its metric; a count, an identifier with anything near
             was, now = e[value].partner, tr[value].partner
             if was & now:
@@ -217,3 +232,8 @@ def term_partners(groups: dict[str, str], english_terms: Senses, translated_term
                                 f"({', '.join(sorted(now))}); the English puts it with {e[value].word!r} "
                                 f"({', '.join(sorted(was))})")
     return problems
+
+
+def _negations(text: str, words: Senses, names: tuple[str, ...]) -> list[Find]:
+    rel = relations()
+    return [find for find in words.finds(lower(mask_identifiers(text, names).text, words.code)) if rel.strong in find.concepts]

@@ -88,7 +88,8 @@ def pattern(text: str, prefix: str = "", ending: int | None = None) -> tuple[str
     body = r"[\s\-]+".join(part for part, _ in parts)
     first, last = tokens[0].lstrip("*")[:1], tokens[-1].rstrip("*")[-1:]
     before = "" if _UNSPACED.match(first) or not first.isalpha() else r"(?<![^\W\d_])"
-    after = "" if _UNSPACED.match(last) or not last.isalpha() else r"(?![^\W\d_])"
+    # a word glued to a digit after it is a name (NO2, CO2, P95), not the word; a digit before it is a number's unit
+    after = "" if _UNSPACED.match(last) or not last.isalpha() else r"(?![^\W_])"
     if prefix and before:
         body = f"(?:{prefix})?{body}"
     return before + body + after, " ".join(spelled for _, spelled in parts)

@@ -58,6 +58,16 @@ def test_a_threshold_that_moves_to_the_other_metric_is_flagged():
     assert not result.passed and "puts 0.9 with 'полноте' (recall)" in result.detail
 
 
+def test_a_negation_or_threshold_near_two_terms_decides_nothing():
+    # "No participant of the test file appears in the training file": the negation is the verb's, not a term's
+    source = "No participant of the test file appears in the training file."
+    good = "Тест файлындағы бірде-бір қатысушы оқыту файлында кездеспейді."
+    assert check_terms(GLOSSARY, source, good, "kk").passed
+    # Kazakh puts the threshold's metric on either side: with a term on both, word order decides nothing
+    source = "The metric is recall at a precision of 0.9."
+    assert check_terms(GLOSSARY, source, "Метрика — precision 0.9 кезіндегі recall.", "kk").passed
+
+
 def test_a_broken_glossary_is_one_line_naming_the_file_and_line(tmp_path):
     path = tmp_path / "glossary.csv"
     path.write_text("term,group,en,ru,source,date\nrecall,metric,recall,полнота,a course\n", encoding="utf-8")

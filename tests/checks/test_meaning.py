@@ -75,6 +75,54 @@ def test_a_reversed_direction_limit_or_unit_is_caught(source, correct, broken, l
     assert failed(result) and result.detail.startswith(f"{kind}: line 1 "), result.detail
 
 
+def test_a_negation_whose_only_trace_is_the_english_absent_word_is_lost():
+    # "Missing values were not imputed" as "missing values were imputed": the absent word renders "missing", nothing
+    # renders "not" (the check used to take any absent word for the negation)
+    source = "Missing values were not imputed."
+    assert check_meaning(source, "Les valeurs manquantes n'ont pas été imputées.", "fr").passed
+    result = check_meaning(source, "Les valeurs manquantes ont été imputées.", "fr")
+    assert failed(result) and result.detail.startswith("negation: line 1 ")
+
+
+def test_a_negation_said_twice_in_another_sentence_does_not_excuse_a_lost_one():
+    # Italian negates twice ("non usare mai") where English negates once: that sentence took no negation from here
+    source = "The column `sensor_id` is not a feature. Never use intervals recorded later."
+    broken = "La colonna `sensor_id` è una feature. Non usare mai intervalli registrati dopo."
+    [result] = [r for r in check_translation(source, broken, "it", Settings()) if r.name == "meaning"]  # aligned
+    assert failed(result) and result.detail.startswith("negation: line 1 "), result.detail
+
+
+@pytest.mark.parametrize("source, translation, language", [
+    ("Do not use weather observations recorded after the forecast hour.",  # a prohibition said with "avoid"
+     "Évitez d'utiliser les observations météo postérieures à l'heure prévue.", "fr"),
+    ("Do not use the actual departure time.", "Prescinde de la hora real de salida.", "es"),
+    ("Data card: urban NO2 and traffic.", "Fiche de données : NO2 urbain et trafic.", "fr"),  # NO2 is no "no"
+    ("The data describes last-mile deliveries.", "数据描述了最后一公里配送。", "zh"),  # an idiom, not a distance
+    ("A flight counts as delayed if it arrives more than 15 minutes late.",
+     "Un volo è in ritardo se arriva più di 15 minuti dopo; altrimenti è in orario.", "it"),  # on time, not hours
+    ("Pick the threshold with the highest recall among those whose precision is at least 0.9.",
+     "適合率が 0.9 を下回らない閾値の中で、再現率が最大となるものを選びます。", "ja"),  # "does not fall below"
+    ("Predictions must not be negative.", "Predicțiile trebuie să fie nenegative.", "ro"),
+    ("Your score is the macro F1, which you should maximize.",
+     "Ваша ацэнка — macro F1, і яе трэба максімізаваць.", "be"),
+    ("A higher value means a better model.", "La métrica hay que maximizarla.", "es"),  # higher is better = maximize
+])
+def test_correct_phrasings_of_the_second_calibration_set_pass(source, translation, language):
+    result = check_meaning(source, translation, language)
+    assert result.passed, result.detail
+
+
+@pytest.mark.parametrize("source, broken, language", [
+    ("The score, to be maximized, is the mean ROC AUC.", "Wynikiem, który należy zminimalizować, jest średnie ROC AUC.",
+     "pl"),  # a perfective prefix
+    ("The one with the highest recall is taken.", "Seçilen, duyarlılığı en düşük olandır.", "tr"),  # a superlative
+    ("A higher value means a better model.", "La métrica hay que minimizarla.", "es"),  # across pairs: higher/minimize
+])
+def test_a_reversed_direction_in_other_words_is_caught(source, broken, language):
+    result = check_meaning(source, broken, language)
+    assert failed(result) and result.detail.startswith("direction: line 1 "), result.detail
+
+
 def test_conditions_are_compared_only_when_concepts_toml_names_them(monkeypatch):
     # Off by default (correct translations leave "only" and "except" implicit too often); a project can name them.
     source = "Predict the churn for each customer. Use only the data provided."
