@@ -178,6 +178,13 @@ def test_identifiers_that_change_list_items_are_a_swap_but_one_that_moves_is_not
     ("Użyj tylko pouze poskytnutá dane.", "pl", "Czech"),
     ("Segmenta os pulmões em cada radiografía.", "es", "Portuguese"),
     ("Yalnız təqdim edilən verileri kullanın.", "tr", "Azerbaijani"),
+    # the second calibration set's slips: Russian adjective endings and function words, Spanish or Catalan
+    ("Деректерді положительный класс бойынша ғана қолданыңыз.", "kk", "Russian"),
+    ("Берілген деректерді когда владелец двигается қолданбаңыз.", "kk", "Russian"),
+    ("Ни один участник не был моложе 18 лет, жоден учасник не був молодшим.", "ru", "Ukrainian"),
+    ("Per ogni sensore, stimate i veicoli en intervalos de 15 minutos.", "it", "Spanish"),
+    ("Para cada sensor, estime los vehículos en intervals de 15 minuts.", "es", "Catalan"),
+    ("Un comentariu poate avea varias etiquetas sau niciuna.", "ro", "Spanish"),
 ])
 def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbour):
     [result] = [r for r in check_translation("Use only the data provided.", text, language, Settings())
