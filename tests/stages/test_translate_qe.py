@@ -97,13 +97,7 @@ async def test_findings_that_stay_flag_the_row_and_reach_the_review_sheet(store,
     assert translation.flagged and [c.name for c in translation.failed_checks] == ["qe"]
     assert "qe failed after 3 attempts" in store.status("houses", "translate:be").detail
 
-    settings = settings.model_copy(update={"review": settings.review.model_copy(update={"annotators": {"be": ["ales"]}})})
-    report = push(store, settings, "be", backend_for(settings))
-    book = openpyxl.load_workbook(next(sheet.ref for sheet in report.sheets if sheet.annotator == "ales"))
-    sheet = book["description"]
-    header = [cell.value for cell in sheet[1]]
-    row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
-    assert row[header.index("Check failed")] == (
+    assert check_failed_cell(store, settings) == (
         "A second model reading the translation found something of the English left out (serious), the translation "
         "leaves out 'from their age, sex, ticket class and fare': The features the model should use are missing.")
 
@@ -148,12 +142,17 @@ async def test_a_meaning_finding_reaches_the_retry_and_the_sheet_in_plain_words(
              and text_to_translate(r.user_text) == masked][-1].user_text
     assert ("- qe: direction (critical): the translation says 'ніжэйшы' where the English says 'higher' — The "
             "metric rewards higher scores.") in retry
+    assert check_failed_cell(store, settings) == (
+        "A second model reading the translation found a direction reversed (critical), the translation says "
+        "'ніжэйшы' where the English says 'higher': The metric rewards higher scores.")
+
+
+def check_failed_cell(store, settings) -> str:
+    """The 'Check failed' cell of the Belarusian description of `houses` in annotator ales's pushed workbook."""
     settings = settings.model_copy(update={"review": settings.review.model_copy(update={"annotators": {"be": ["ales"]}})})
     report = push(store, settings, "be", backend_for(settings))
     book = openpyxl.load_workbook(next(sheet.ref for sheet in report.sheets if sheet.annotator == "ales"))
     sheet = book["description"]
     header = [cell.value for cell in sheet[1]]
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
-    assert row[header.index("Check failed")] == (
-        "A second model reading the translation found a direction reversed (critical), the translation says "
-        "'ніжэйшы' where the English says 'higher': The metric rewards higher scores.")
+    return row[header.index("Check failed")]
