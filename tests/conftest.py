@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,25 @@ PACING_SPEED = 100  # a second of rate limits and back-off takes 10 ms in a test
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "real_pacing: the LLM client paces requests in real time (rate-limit tests)")
+
+
+# The modules that take longest (seconds of wall time on this 2-core machine, 2026-11-26): started first. With
+# `--dist loadscope` a worker takes a module at a time, and xdist's own order (most tests first) started the default
+# 12-language run (two tests, 48 s) last: three workers sat idle for 30-60 s while it ran. pyproject.toml turns
+# xdist's reordering off so this order holds; the other modules follow it (most tests first).
+LONG_MODULES = ("tests/test_cli_run_real_texts.py", "tests/checks/test_seeded_suite.py", "tests/stages/test_concurrent_runs.py",
+                "tests/synthesis/test_synthesize_cli.py", "tests/results/test_cli_results.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    module = {item: item.nodeid.split("::")[0] for item in items}
+    tests_in = Counter(module.values())
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        name = module[item]
+        return (LONG_MODULES.index(name), 0) if name in LONG_MODULES else (len(LONG_MODULES), -tests_in[name])
+
+    items.sort(key=rank)  # stable: a module's tests keep their order, modules of as many tests their collection order
 
 
 @pytest.fixture(autouse=True)
