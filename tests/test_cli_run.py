@@ -8,17 +8,16 @@ from typer.testing import CliRunner
 from curation.cli import app
 from curation.store import Store
 from tests.conftest import commands_on
+from tests.fakes.sample_model import Plan, SampleModel
 from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_translate import Translator
-
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 
 
 class Model:
-    """Answers describe/score/refine/tag as TaskWriter does, and translate requests as Translator does."""
+    """Answers describe/score/refine/tag as TaskWriter does, and translate requests as Translator does (filler words:
+    for tests that switch the adequacy and meaning checks off, tests/conftest.py adequacy_off)."""
 
     def __init__(self) -> None:
         self.writer = TaskWriter(domains={})
@@ -32,13 +31,22 @@ class Model:
 
 @pytest.fixture
 def kazakh_project(project, llm_server, monkeypatch):
-    """The sample project translating into Kazakh only, with every provider on the fake server."""
+    """The sample project translating into Kazakh only, with every provider on the fake server (filler translations)."""
     llm_server.respond_with(Model())
     return commands_on(project, llm_server, monkeypatch, "kk")
 
 
-def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project, llm_server) -> None:
-    project = kazakh_project
+@pytest.fixture
+def russian_project(project, llm_server, monkeypatch):
+    """The sample project translating into Russian only, every provider on the fake server answering with real texts
+    (careful translations that every check passes): the default configuration, adequacy and meaning checks on.
+    Russian, since its checks take milliseconds a text (e5's languages, Kazakh among them, take a second)."""
+    llm_server.respond_with(SampleModel(Plan.plain()))
+    return commands_on(project, llm_server, monkeypatch, "ru")
+
+
+def test_run_chains_the_automatic_stages_and_says_what_comes_next(russian_project, llm_server) -> None:
+    project = russian_project
 
     result = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
 
@@ -46,11 +54,11 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project
     assert "7 competitions from" in result.output
     assert "describe: 7 done, 0 failed" in result.output
     assert "tag: 7 done, 0 failed" in result.output
-    assert "translate:kk: 21 done, 0 failed" in result.output
+    assert "translate:ru: 21 done, 0 failed" in result.output
     assert "`curate review pull`" in result.output and "curate publish --version 1.0.0" in result.output
-    assert (project / "review" / "kk").is_dir() and any((project / "review" / "kk").glob("*.xlsx"))
+    assert (project / "review" / "ru").is_dir() and any((project / "review" / "ru").glob("*.xlsx"))
     with Store(project / "data" / "curation.sqlite") as store:
-        assert len(store.translations("kk")) == 21
+        assert len(store.translations("ru")) == 21
         assert len(store.pushed_rows()) >= 21
 
     calls = llm_server.count()
@@ -59,7 +67,7 @@ def test_run_chains_the_automatic_stages_and_says_what_comes_next(kazakh_project
     assert llm_server.count() == calls  # a rerun of finished stages sends nothing
 
 
-def test_a_rerun_with_nothing_to_translate_starts_no_checks_process(kazakh_project) -> None:
+def test_a_rerun_with_nothing_to_translate_starts_no_checks_process(russian_project) -> None:
     # It used to be started, and every target's models loaded (875 MiB at 500 competitions), before ingest.
     from curation.checks import off_loop
 
@@ -76,23 +84,23 @@ def test_a_rerun_with_nothing_to_translate_starts_no_checks_process(kazakh_proje
     assert off_loop._pool is None
 
 
-def test_run_again_after_merge_retranslates_what_a_reviewer_rejected_and_pushes_it(kazakh_project, llm_server) -> None:
-    project = kazakh_project
+def test_run_again_after_merge_retranslates_what_a_reviewer_rejected_and_pushes_it(russian_project, llm_server) -> None:
+    project = russian_project
     from tests.review.seeding import fill
 
     assert runner.invoke(app, ["run"]).exit_code == 0
-    workbook = project / "review" / "kk" / "kk-annotator-1.xlsx"
-    fill(workbook, "domain", "titanic/domain/kk", verdict="NO and NO", comment="not the usual term")
-    assert runner.invoke(app, ["review", "pull", "--lang", "kk"]).exit_code == 0
-    assert "1 retranslate" in runner.invoke(app, ["merge", "--lang", "kk"]).output
+    workbook = project / "review" / "ru" / "ru-annotator-1.xlsx"
+    fill(workbook, "domain", "titanic/domain/ru", verdict="NO and NO", comment="not the usual term")
+    assert runner.invoke(app, ["review", "pull", "--lang", "ru"]).exit_code == 0
+    assert "1 retranslate" in runner.invoke(app, ["merge", "--lang", "ru"]).output
     llm_server.reset()
 
     second = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
 
     assert second.exit_code == 0, second.output
-    assert "translate:kk: 1 done, 0 failed" in second.output
+    assert "translate:ru: 1 done, 0 failed" in second.output
     assert len(llm_server.requests) == 1 and "not the usual term" in llm_server.requests[0].user_text
-    assert "kk annotator-1: " in second.output and "1 added, 0 updated" in second.output
+    assert "ru annotator-1: " in second.output and "1 added, 0 updated" in second.output
     assert "`curate run` again" in second.output
 
 

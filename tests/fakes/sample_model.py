@@ -86,6 +86,13 @@ class Plan:
                                                                          ("fr", "house_description")})
     kinds: dict[tuple[str, str], str] = field(default_factory=dict)  # plain | broken first | restructured | always broken
     answers: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    plain_only: bool = False  # every text its plain translation at once: tests of what comes after translate
+
+    @classmethod
+    def plain(cls) -> Plan:
+        """Every text answered with its careful translation, which every check passes: for tests of the stages
+        and commands around translate, in the default configuration, that count requests or read the sheets."""
+        return cls(always_broken=set(), plain_only=True)
 
     def __post_init__(self) -> None:
         sources = natural.sources("calibration")
@@ -102,7 +109,9 @@ class Plan:
                                 if set(entry["variation"]) & set(RESTRUCTURED)]
                 restructured = [answer for answer in restructured if answer]
                 key = (language, text_id)
-                if key in self.always_broken and broken:
+                if self.plain_only:
+                    self.kinds[key], self.answers[key] = "plain", [plain]
+                elif key in self.always_broken and broken:
                     self.kinds[key], self.answers[key] = "always broken", [broken[0]]
                 elif place % 3 == 1 and broken:
                     self.kinds[key], self.answers[key] = "broken first", [broken[0], plain]
