@@ -3,7 +3,8 @@
 Calibration (the checks were tuned on it): the seeded-error suite (tests/checks/seeded/), the hand-written sentences
 (tests/checks/sentences.json) and the natural calibration sets (tests/checks/natural/calibration/: the sample
 project's texts, correct translations phrased as translators phrase them, hand-written broken ones; and
-calibration_extra/ and calibration_hard/: more texts in the held-out set's style), and the meaning calibration sets
+calibration_extra/ and calibration_hard/: more texts in the held-out set's style; calibration_3a/ … _3d/: a third set
+written by helpers that had not seen the checks), and the meaning calibration sets
 (meaning_calibration/ and meaning_calibration_2a/ … _2d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
@@ -17,7 +18,7 @@ A change that raises the calibration figures and lowers the held-out ones is not
 
     python scripts/bench_translation_checks.py                     # both sides
     python scripts/bench_translation_checks.py --misses calibration   # ... and every miss and false alarm there
-    python scripts/bench_translation_checks.py --only calibration --apart   # ... and each meaning set's table apart
+    python scripts/bench_translation_checks.py --only calibration --apart   # ... and each meaning set's and the third surface set's table apart
     python scripts/bench_translation_checks.py --only heldout --misses heldout   # for a report, not for tuning
 """
 
@@ -60,13 +61,13 @@ class Text:
 
 
 def calibration() -> list[Text]:
-    """The seeded suite, the hand-written sentences and the natural calibration set."""
+    """The seeded suite, the hand-written sentences, the natural surface calibration sets and the meaning ones."""
     texts = [Text("seeded", c.language, c.text_id, c.source, c.translation, (), c.defect, c.note)
              for c in seeded.load_cases()]
     data = json.loads((ROOT / "tests" / "checks" / "sentences.json").read_text(encoding="utf-8"))
     texts += [Text("sentences", language, key, data["sources"][key], text, tuple(data["names"]), None)
               for language, items in data["translations"].items() for key, text in items.items()]
-    return (texts + natural_texts("calibration") + natural_texts("calibration_extra") + natural_texts("calibration_hard")
+    return (texts + [text for name in natural.SURFACE_CALIBRATION for text in natural_texts(name)]
             + [text for name in natural.MEANING_CALIBRATION for text in natural_texts(name, "meaning")])
 
 
@@ -171,7 +172,8 @@ def main() -> None:
     parser.add_argument("--only", choices=("calibration", "heldout"), help="one side only")
     parser.add_argument("--misses", choices=("calibration", "heldout"), help="print every miss and false alarm of a side")
     parser.add_argument("--apart", action="store_true",
-                        help="also a table for each meaning set (the second calibration set's four folders as one)")
+                        help="also a table for each meaning set (the second calibration set's four folders as one) and for "
+                             "the third surface calibration set (calibration_3a … _3d as one)")
     parser.add_argument("--meaning-heldout", default="meaning_heldout", metavar="DIR",
                         help="the meaning held-out set's folder (default: tests/checks/natural/meaning_heldout)")
     args = parser.parse_args()
@@ -182,9 +184,10 @@ def main() -> None:
         if args.only and side != args.only:
             continue
         texts_of_side = texts()
-        groups = defaultdict(list)  # the meaning sets apart, when asked: the set's name without its _2a … _2d letter
+        groups = defaultdict(list)  # apart, when asked: each meaning set, and the third surface set, named without its letter
         for text in texts_of_side:
-            groups[re.sub(r"(_\d)[a-z]$", r"\1", text.set) if args.apart and text.origin == "meaning" else ""].append(text)
+            apart = args.apart and (text.origin == "meaning" or re.fullmatch(r"calibration_3[a-z]", text.set))
+            groups[re.sub(r"(_\d)[a-z]$", r"\1", text.set) if apart else ""].append(text)
         parts = {group: run(members, settings) for group, members in groups.items()}
         figures = merged(parts.values())
         table(f"{side} ({'tuned on' if side == 'calibration' else 'never tuned on'})", figures)
