@@ -38,6 +38,8 @@ def _failed(case: natural.Case) -> dict[str, str]:
     ("calibration_3c", "it", "card_fraud_task", 0, "meaning"),
     ("calibration_3b", "kk", "desc_solar_output", 1, "meaning"),
     ("calibration_3a", "ja", "desc_sepsis", 2, "meaning"),
+    # Chinese says "do not" to the reader with 别 (别用准确率评判: do not judge by accuracy).
+    ("calibration_3a", "zh", "desc_readmission", 2, "meaning"),
     # "scoring" is a loan in French, Italian and Spanish; a hyphenated English compound kept whole is a loan too.
     ("calibration_3c", "fr", "credit_tag", 1, "not_copy"),
     ("calibration_3c", "it", "credit_tag", 2, "not_copy"),
