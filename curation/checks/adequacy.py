@@ -122,10 +122,10 @@ def english_side(source: str, language: str, names: Iterable[str] = ()) -> list[
     """What the check embeds of an English text for a language's encoder: its units, each two adjacent units glued,
     and (USE) each unit without each clause. A run embeds them once for every language and retry."""
     plain = [unit.plain for unit in units(source, names)]
-    wanted = plain + [f"{a} {b}" for a, b in zip(plain, plain[1:])]
-    if encoder_name(language) == "use":
-        wanted += [rest for unit in plain for rest in without_each_clause(unit)[1]]
-    return wanted
+    if encoder_name(language) != "use":
+        return plain  # e5: glued units are estimated from their halves (_Texts.vector)
+    return (plain + [f"{a} {b}" for a, b in zip(plain, plain[1:])]
+            + [rest for unit in plain for rest in without_each_clause(unit)[1]])
 
 
 class _Texts:
@@ -142,33 +142,34 @@ class _Texts:
         self.typical = TYPICAL_RATIO.get(code) or (self.length(True, range(len(self.t))) /
                                                    max(1, self.length(False, range(len(self.e)))))
         name = self.name
-        e_glued = [f"{a} {b}" for a, b in zip(self.e, self.e[1:])]
         # One encoder call for what the tests ask anyway (each call has a cost of its own). English texts are
         # embedded once per encoder and kept: one English text is checked in twelve languages and every retry. e5
-        # costs about a millisecond per token, so for it the translation's glued texts are estimated from their halves.
-        wanted = self.e + e_glued + self.t
+        # costs about a millisecond per token, so for it glued units, English or translated, are estimated from their
+        # halves: embedding the English pairs was two thirds of a 12-language run's e5 time.
+        wanted = self.e + self.t
         if name == "use":
-            wanted += [f"{a} {b}" for a, b in zip(self.t, self.t[1:])]
+            wanted += [f"{a} {b}" for a, b in zip(self.e, self.e[1:])] + [f"{a} {b}" for a, b in zip(self.t, self.t[1:])]
             wanted += [rest for unit in self.t + self.e for rest in without_each_clause(unit)[1]]
         vectors.prefetch(name, wanted)
         self.vs, self.vt = vectors(name, self.e), vectors(name, self.t)
         self.pair = self.vt @ self.vs.T
-        self.merge = self.vt @ vectors(name, e_glued).T if e_glued else np.zeros((len(self.t), 0))
+        merged = [self.vector(False, (i, i + 1)) for i in range(len(self.e) - 1)]
+        self.merge = self.vt @ np.stack(merged).T if merged else np.zeros((len(self.t), 0))
         split = [self.vector(True, (i, i + 1)) for i in range(len(self.t) - 1)]
         self.split = np.stack(split) @ self.vs.T if split else np.zeros((0, len(self.e)))
 
     def vector(self, translated: bool, indices: Sequence[int]):
-        """The vector of some units of one side glued in order: embedded, or for the translation's units under e5
-        their length-weighted mean (a mean-pooling encoder's vector of a longer text is close to that: cosine
-        0.92-0.99 with the real one on the calibration set)."""
+        """The vector of some units of one side glued in order: embedded, or under e5 their length-weighted mean (a
+        mean-pooling encoder's vector of a longer text is close to that: cosine 0.92-0.99 with the real one on the
+        calibration set)."""
         import numpy as np
 
         plain = self.t if translated else self.e
         if len(indices) == 1:
             return (self.vt if translated else self.vs)[indices[0]]
-        if translated and self.name == "e5":
+        if self.name == "e5":
             weights = np.asarray([len(plain[i]) for i in indices], dtype=np.float32)
-            mean = (self.vt[list(indices)] * weights[:, None]).sum(axis=0)
+            mean = ((self.vt if translated else self.vs)[list(indices)] * weights[:, None]).sum(axis=0)
             return mean / max(float(np.linalg.norm(mean)), 1e-9)
         return vectors(self.name, [" ".join(plain[i] for i in indices)])[0]
 
