@@ -7,6 +7,7 @@ import asyncio
 import logging
 import socket
 import sys
+import threading
 
 import pytest
 import typer
@@ -211,8 +212,20 @@ async def test_a_long_back_off_is_announced_once_for_the_calls_sharing_it(llm_se
                                                                          caplog, monkeypatch):
     # What counts as long is lowered so that the test waits a fraction of a second rather than several.
     monkeypatch.setattr(client, "NOTICE_AFTER_SECONDS", 0.2)
-    llm_server.script(rate_limited(retry_after=0.4), rate_limited(retry_after=0.4))
-    llm_server.respond_with(lambda request: {"domain": "finance"})
+    # Both 429s go out together once both requests are in: a loaded machine could otherwise send the second request
+    # after the first 429 had paused the provider, and a back-off that starts after another ends is rightly a new line.
+    both_in, asked, lock = threading.Barrier(2, timeout=30), [], threading.Lock()
+
+    def limited_together(request):
+        with lock:
+            asked.append(request)
+            first_two = len(asked) <= 2
+        if first_two:
+            both_in.wait()
+            return rate_limited(retry_after=0.4)
+        return {"domain": "finance"}
+
+    llm_server.respond_with(limited_together)
 
     with caplog.at_level(logging.WARNING, logger="curation.llm"):
         async with LLM(llm_settings, store, stage="tag") as llm:
