@@ -148,7 +148,7 @@ async def _translate(store: Store, settings: Settings, stages: list, plan: DryRu
     """Translate's calls per language; with `changing`, the description and domain of those competitions are
     estimated (their English is not written yet, or will be rewritten first)."""
     from curation.checks.masking import mask_identifiers, protected_names
-    from curation.stages.translate import source_texts
+    from curation.stages.translate_sources import source_texts
 
     waiting = 0  # texts per language whose English is not written yet
     for stage in stages:

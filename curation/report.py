@@ -175,7 +175,7 @@ def _listed(ids: list[str]) -> str:
 def _untranslated(store: Store, languages: list[str]) -> dict[str, list[str]]:
     """Per target language, the item ids of English texts that exist and have no translation in it: what review
     cannot judge because translate failed or has not reached it."""
-    from curation.stages.translate import source_texts
+    from curation.stages.translate_sources import source_texts
 
     texts = [f"{competition.competition}/{name}" for competition in store.competitions()
              for name, text in source_texts(store, competition).items() if text and text.strip()]

@@ -23,7 +23,7 @@ from curation.records import PushedRow, Verdict
 from curation.review.items import item_id, text_hash
 from curation.stages.merge import merge_language
 from curation.stages.translate import TranslateStage, translate_languages
-from curation.stages.translate import text_hash as source_hash
+from curation.stages.translate_sources import text_hash as source_hash
 from curation.status import build_status
 from curation.store import Store
 

@@ -17,7 +17,6 @@ data card re-translates only the data card.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from curation.review.progress import reopen_review
 # Registers translate's column and its section of `curate status` whenever this stage is loaded.
 from curation.stages import translate_report  # noqa: F401
 from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, looked_at, run_stage
+from curation.stages.translate_sources import english_texts, text_hash
 from curation.store import Store
 
 ROLE = "translate"
@@ -58,34 +58,6 @@ KINDS = {
 def stage_name(language: str) -> str:
     """The stage_status name of the translate stage for a language: "translate:kk"."""
     return f"{STAGE_PREFIX}{language}"
-
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def source_texts(store: Store, competition: Competition) -> dict[str, str | None]:
-    """The English texts to translate per field; None where the stage that writes it has not run yet."""
-    return english_texts(store, [competition])[competition.competition]
-
-
-def english_texts(store: Store, competitions: list[Competition]) -> dict[str, dict[str, str | None]]:
-    """Slug -> source_texts() of each competition, read with two queries for all of them (or two per competition
-    when they are few): a look at every competition costs the same few statements at any project size."""
-    if len(competitions) > 2:
-        descriptions = {d.competition: d for d in store.descriptions()}
-        domains = {d.competition: d for d in store.domains()}
-    else:
-        slugs = [c.competition for c in competitions]
-        descriptions = {slug: d for slug in slugs if (d := store.description(slug)) is not None}
-        domains = {slug: d for slug in slugs if (d := store.domain(slug)) is not None}
-    texts = {}
-    for competition in competitions:
-        description, domain = descriptions.get(competition.competition), domains.get(competition.competition)
-        texts[competition.competition] = {"description": description.text if description else None,
-                                          "data_card": competition.data_card,
-                                          "domain": domain.domain if domain else None}
-    return texts
 
 
 @dataclass(frozen=True)
