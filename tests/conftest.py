@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -17,27 +18,51 @@ SAMPLE = REPO / "data" / "sample"
 PACING_SPEED = 100  # a second of rate limits and back-off takes 10 ms in a test
 
 
+# Modules start longest first. With `--dist loadscope` a worker takes a whole module at a time, and xdist's own order
+# (most tests first) left long modules of few tests to the end: the default 12-language run (two tests, 48 s) started
+# last while three workers sat idle, and the last minute ran 10-second modules one after another.
+# tests/module_seconds.json holds each module's seconds as last measured on this 2-core machine (`pytest
+# --record-module-seconds` rewrites it); a module it does not know is guessed at a quarter of a second a test.
+# pyproject.toml turns xdist's reordering off so this order holds.
+MODULE_SECONDS = Path(__file__).with_name("module_seconds.json")
+SECONDS_PER_UNKNOWN_TEST = 0.25
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--record-module-seconds", action="store_true",
+                     help=f"write each module's seconds (setup, call, teardown) to {MODULE_SECONDS.name}")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "real_pacing: the LLM client paces requests in real time (rate-limit tests)")
-
-
-# The modules that take longest (seconds of wall time on this 2-core machine, 2026-11-26): started first. With
-# `--dist loadscope` a worker takes a module at a time, and xdist's own order (most tests first) started the default
-# 12-language run (two tests, 48 s) last: three workers sat idle for 30-60 s while it ran. pyproject.toml turns
-# xdist's reordering off so this order holds; the other modules follow it (most tests first).
-LONG_MODULES = ("tests/test_cli_run_real_texts.py", "tests/checks/test_seeded_suite.py", "tests/stages/test_concurrent_runs.py",
-                "tests/synthesis/test_synthesize_cli.py", "tests/results/test_cli_results.py")
+    if config.getoption("--record-module-seconds") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(ModuleSecondsRecorder(), "module-seconds-recorder")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    known = json.loads(MODULE_SECONDS.read_text()) if MODULE_SECONDS.exists() else {}
     module = {item: item.nodeid.split("::")[0] for item in items}
     tests_in = Counter(module.values())
 
-    def rank(item: pytest.Item) -> tuple[int, int]:
+    def seconds(item: pytest.Item) -> float:
         name = module[item]
-        return (LONG_MODULES.index(name), 0) if name in LONG_MODULES else (len(LONG_MODULES), -tests_in[name])
+        return known.get(name, tests_in[name] * SECONDS_PER_UNKNOWN_TEST)
 
-    items.sort(key=rank)  # stable: a module's tests keep their order, modules of as many tests their collection order
+    items.sort(key=lambda item: -seconds(item))  # stable: a module's tests keep their order
+
+
+class ModuleSecondsRecorder:
+    """Sums every test report's duration by module, on the process that sees all reports (xdist's controller)."""
+
+    def __init__(self) -> None:
+        self.seconds: Counter[str] = Counter()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid.split("::")[0]] += report.duration
+
+    def pytest_sessionfinish(self) -> None:
+        ranked = {name: round(total, 1) for name, total in self.seconds.most_common()}
+        MODULE_SECONDS.write_text(json.dumps(ranked, indent=0) + "\n")
 
 
 @pytest.fixture(autouse=True)
