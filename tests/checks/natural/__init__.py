@@ -8,7 +8,9 @@
 end-to-end tests answers translate requests from it (`translations`). `meaning_calibration/` and `meaning_heldout/`
 (MEANING.md) hold fluent translations that keep every token and change the meaning: negation, direction, comparison,
 roles, conditions, units, terms, a neighbour language's words; `meaning_calibration_2a` … `_2d` are a second meaning
-calibration set, three languages each, written by helpers that had not seen the checks. A set may also be named by its folder's path. `calibration_extra/` adds texts in the style of
+calibration set, three languages each, written by helpers that had not seen the checks, and `meaning_calibration_3a` …
+`_3d` a third one, heavy on dropped conditions, swapped roles and negations (the classes the held-out set showed
+weakest). A set may also be named by its folder's path. `calibration_extra/` adds texts in the style of
 the held-out set (units, percentages, clause-level defects), and `calibration_hard/` texts written to the held-out
 set's instructions (the boldest correct phrasings, the hardest defects), tuned on too. `calibration_3a` … `_3d` are a
 third surface calibration set (issue #21), three languages each, written by helpers that had not seen the checks; their
@@ -26,11 +28,13 @@ from pathlib import Path
 HERE = Path(__file__).parent
 SETS = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a", "calibration_3b", "calibration_3c",
         "calibration_3d", "heldout", "meaning_calibration", "meaning_calibration_2a",
-        "meaning_calibration_2b", "meaning_calibration_2c", "meaning_calibration_2d", "meaning_heldout")
-# The meaning sets the checks are tuned on: the first one, and a second one written by helpers that had not seen the
-# checks (2a: ar zh ja, 2b: ru be kk, 2c: fr it es, 2d: pl ro tr), added because the checks fitted the first one's phrasings.
+        "meaning_calibration_2b", "meaning_calibration_2c", "meaning_calibration_2d", "meaning_calibration_3a",
+        "meaning_calibration_3b", "meaning_calibration_3c", "meaning_calibration_3d", "meaning_heldout")
+# The meaning sets the checks are tuned on: the first one, and a second and a third written by helpers that had not seen
+# the checks (a: ar zh ja, b: ru be kk, c: fr it es, d: pl ro tr), added because the checks fitted the sets before them.
 MEANING_CALIBRATION = ("meaning_calibration", "meaning_calibration_2a", "meaning_calibration_2b", "meaning_calibration_2c",
-                       "meaning_calibration_2d")
+                       "meaning_calibration_2d", "meaning_calibration_3a", "meaning_calibration_3b",
+                       "meaning_calibration_3c", "meaning_calibration_3d")
 # The surface sets the checks are tuned on: the sample project's texts, two sets in the held-out set's style, and a third
 # set written by helpers that had not seen the checks (3a: ar zh ja, 3b: ru be kk, 3c: fr it es, 3d: pl ro tr).
 SURFACE_CALIBRATION = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a", "calibration_3b",
