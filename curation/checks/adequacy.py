@@ -83,6 +83,12 @@ TYPICAL_RATIO = {"ar": 0.88, "be": 1.04, "zh": 0.34, "ru": 1.06, "fr": 1.19, "it
 # the widest span at which e5's judgement never differed on the calibration sets (at 1.33 a sentence that lost its
 # condition, which e5 left unpaired, would have been paired; 1.3 spares e5 a quarter of the texts).
 ONE_TO_ONE_SPAN = 1.3
+# A sentence left unpaired on both sides in the same place (between the same pairs, the only one of each there), with
+# the same identifiers and numbers and a length within ONE_TO_ONE_SPAN of the usual ratio, is a loose rendering of a
+# short sentence ("Transfers between wards are not readmissions." as "病棟間の転棟は再入院ではありません。", 0.28) when
+# its cosine reaches this much below the cut: an added clause or a dropped one leaves the length off, an invented or a
+# dropped sentence has no partner in its place.
+IN_PLACE = {"use": 0.25, "e5": 0.05}
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
 
 
@@ -239,6 +245,29 @@ def _absorbed(texts: _Texts, links: list[Link]) -> list[Link]:
     return links
 
 
+def _in_place(texts: _Texts, links: list[Link]) -> list[Link]:
+    """Links with each translated and English unit left unpaired alone in the same place paired (IN_PLACE)."""
+    paired = [link for link in links if link.t and link.s]
+    lone_t = [link for link in links if link.t and not link.s]
+    lone_s = [link for link in links if link.s and not link.t]
+
+    def place(index: int, translated: bool) -> tuple[bool, ...]:
+        return tuple((max(link.t) < index) if translated else (max(link.s) < index) for link in paired)
+
+    for t_link in lone_t:
+        here = place(t_link.t[0], True)
+        mates = [s for s in lone_s if place(s.s[0], False) == here]
+        if len(mates) != 1 or sum(place(other.t[0], True) == here for other in lone_t) != 1:
+            continue
+        e, t = texts.english[mates[0].s[0]], texts.translated[t_link.t[0]]
+        score = float(texts.pair[t_link.t[0], mates[0].s[0]])
+        if (e.anchors == t.anchors and score >= texts.cut - IN_PLACE[texts.name]
+                and abs(math.log(max(1, t.size) / max(1, e.size) / texts.typical)) <= math.log(ONE_TO_ONE_SPAN)):
+            links[links.index(t_link)] = Link(t_link.t, mates[0].s, score)
+            links.remove(mates[0])
+    return links
+
+
 def _validated(texts: _Texts, links: list[Link]) -> list[Link]:
     """A merge or split the alignment chose stands only if its weaker half passes the glue test against the stronger
     one; otherwise the stronger half is a pair and the weaker is left unpaired."""
@@ -301,7 +330,7 @@ def _one_to_one(english: Sequence[Unit], translated: Sequence[Unit], language: s
 def _judge(texts: _Texts, key: tuple) -> CheckResult:
     cut, pair = texts.cut, texts.pair
     links = align(pair, texts.merge, texts.split, cut, GLUE_GAIN[texts.name])
-    links = _absorbed(texts, reordered(_validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name)))
+    links = _in_place(texts, _absorbed(texts, reordered(_validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name))))
     remember(key, links)  # the meaning checks compare words on these pairs of sentences
     problems = []
     for link in sorted(links, key=lambda link: (link.t or (len(texts.t),), link.s or (-1,))):

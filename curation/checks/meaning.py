@@ -186,9 +186,13 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
         problem = _negation(english, translated)
         if problem and _elsewhere(everything, english, translated, removed="has no negation where" in problem):
             problem = None
-        problems += [problem] if problem else []
         # a reversal or a changed unit must show in the whole text too (a word the alignment put elsewhere is none)
-        problems += _reversed(english, translated, whole_e, whole_t) + _units(english, translated, whole_e, whole_t)
+        flipped = _reversed(english, translated, whole_e, whole_t)
+        if problem and flipped:
+            # the negation went into the opposite: "no sample before 2015" is "every sample in 2015 or later", "not
+            # higher than" is "at most"; a sentence that lost a negation and reversed a pair says the same thing
+            problem, flipped = None, []
+        problems += ([problem] if problem else []) + flipped + _units(english, translated, whole_e, whole_t)
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))
