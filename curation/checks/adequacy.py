@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -41,6 +42,7 @@ from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
 from curation.checks.prose import prose, quote
 from curation.checks.segments import blocks, sentences
+from curation.checks.senses import lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -89,6 +91,13 @@ ONE_TO_ONE_SPAN = 1.3
 # its cosine reaches this much below the cut: an added clause or a dropped one leaves the length off, an invented or a
 # dropped sentence has no partner in its place.
 IN_PLACE = {"use": 0.25, "e5": 0.05}
+# An English sentence this short (characters of prose) has no usual length ratio: "No sample was taken before 2015."
+# (26) as "Toate probele au fost prelevate în 2015 sau mai târziu." (49).
+SHORT_SIZE = 30
+# A sentence of at most this many words is too short for the encoder ("Smaller is better.", "Hay que minimizarlo."):
+# it is the other half of its neighbour when what it says (negation, direction, units: the meaning words) is what
+# the neighbour's partner says more often than the neighbour does.
+SHORT_WORDS = 4
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
 
 
@@ -141,7 +150,7 @@ class _Texts:
         import numpy as np
 
         code = parse_language(language).code
-        self.name, self.english, self.translated = encoder_name(code), english, translated
+        self.name, self.english, self.translated, self.code = encoder_name(code), english, translated, code
         self.e, self.t = [u.plain for u in english], [u.plain for u in translated]
         # A language the calibration did not cover: this text's own ratio stands in for the language's.
         self.cut = threshold(code)
@@ -203,6 +212,8 @@ def _absorbing(texts: _Texts, index: int, translated: bool, links: Sequence[Link
         own, theirs = (link.t, link.s) if translated else (link.s, link.t)
         if not own or not theirs or (index - 1 not in own and index + 1 not in own):
             continue
+        if _said_by_partner(texts, index, translated, own, theirs):
+            return link
         if (lone.own_block or side[own[0]].own_block) and lone.block not in {side[i].block for i in own}:
             continue
         other_side = texts.english if translated else texts.translated
@@ -228,6 +239,24 @@ def _absorbing(texts: _Texts, index: int, translated: bool, links: Sequence[Link
         if score > ABSORBED[texts.name]:
             return link
     return None
+
+
+def _said_by_partner(texts: _Texts, index: int, translated: bool, own: Sequence[int], theirs: Sequence[int]) -> bool:
+    """Whether a short unit says a meaning word that the link's other side says more often than its own side."""
+    side, other_side = (texts.translated, texts.english) if translated else (texts.english, texts.translated)
+    if len(side[index].plain.split()) > SHORT_WORDS:
+        return False
+    codes = (texts.code, "en") if translated else ("en", texts.code)
+    words = [senses(code) for code in codes]
+    if words[0] is None or words[1] is None:
+        return False
+
+    def said(units: Sequence[Unit], which: int) -> Counter:
+        return sum((words[which].count(lower(unit.plain, codes[which])) for unit in units), Counter())
+
+    lone = said([side[index]], 0) - Counter({relations().clause: 99})
+    mine, partner = said([side[i] for i in own], 0), said([other_side[i] for i in theirs], 1)
+    return any(partner[concept] > mine[concept] for concept in lone)
 
 
 def _absorbed(texts: _Texts, links: list[Link]) -> list[Link]:
@@ -261,8 +290,8 @@ def _in_place(texts: _Texts, links: list[Link]) -> list[Link]:
             continue
         e, t = texts.english[mates[0].s[0]], texts.translated[t_link.t[0]]
         score = float(texts.pair[t_link.t[0], mates[0].s[0]])
-        if (e.anchors == t.anchors and score >= texts.cut - IN_PLACE[texts.name]
-                and abs(math.log(max(1, t.size) / max(1, e.size) / texts.typical)) <= math.log(ONE_TO_ONE_SPAN)):
+        fits = abs(math.log(max(1, t.size) / max(1, e.size) / texts.typical)) <= math.log(ONE_TO_ONE_SPAN)
+        if e.anchors == t.anchors and score >= texts.cut - IN_PLACE[texts.name] and (fits or e.size <= SHORT_SIZE):
             links[links.index(t_link)] = Link(t_link.t, mates[0].s, score)
             links.remove(mates[0])
     return links

@@ -166,9 +166,12 @@ def check_terms(glossary: Glossary, source: str, translation: str, language: str
     e, t = _counts(english), _counts(translated)
     terms = glossary.by_term()
     problems = []
+    kept = set(words(lower(prose(translation, names), language)))
     for term, count in e.items():
         if t[term] or language not in terms[term].forms:
             continue
+        if any(set(words(find.text)) <= kept for find in english if term in find.concepts):
+            continue  # the English word kept as a loanword ("onu feature olarak kullanmayın")
         group = terms[term].group
         others = [other for other in t if other != term and terms[other].group == group and t[other] > e[other]]
         for other in others:

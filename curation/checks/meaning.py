@@ -129,6 +129,13 @@ def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counte
     return problems
 
 
+def _opposite(english: Side, translated: Side) -> bool:
+    """Whether the translation says the other side of a pair the English says more often than the English does."""
+    e, t = english.counts, translated.counts
+    return any(e[was] and t[became] > e[became]
+               for _, one, other in relations().axes.values() for was, became in ((one, other), (other, one)))
+
+
 def _units(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) -> list[str]:
     e, t = english.counts, translated.counts
     problems = []
@@ -188,7 +195,7 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
             problem = None
         # a reversal or a changed unit must show in the whole text too (a word the alignment put elsewhere is none)
         flipped = _reversed(english, translated, whole_e, whole_t)
-        if problem and flipped:
+        if problem and (flipped or _opposite(english, translated)):
             # the negation went into the opposite: "no sample before 2015" is "every sample in 2015 or later", "not
             # higher than" is "at most"; a sentence that lost a negation and reversed a pair says the same thing
             problem, flipped = None, []

@@ -245,7 +245,9 @@ def check_script(translation: str, language: str, names: Iterable[str] = (), sou
     target = parse_language(language)
     allowed = ALLOWED[target.script]
     text = prose(translation, names)
-    english = {word.casefold() for word in words(prose(source, names))} if source else set()
+    said = [word.casefold() for word in words(prose(source, names))] if source else []
+    # and the initials of two to four English words in a row: "bpm" for "beats per minute" is an abbreviation
+    english = set(said) | {"".join(word[0] for word in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
     if english and target.script != "Latin":
         text = re.sub(r"[A-Za-z]+", lambda word: " " if word.group(0).casefold() in english else word.group(0), text)
     total = sum(letter_scripts(text).values())

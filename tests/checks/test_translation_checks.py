@@ -333,3 +333,11 @@ def test_a_number_the_translator_wrote_next_to_a_unit_is_still_there():
     # "in °C, -25 to 45" -> "от −25 до 45 °C": the 45 is now part of an amount, and still the English 45.
     assert "numbers" not in failed("Air temperature, in °C, -25 to 45.", "Температура воздуха от -25 до 45 °C.", "ru")
     assert "numbers" in failed("Air temperature, in °C, -25 to 45.", "Температура воздуха от -25 до 54 °C.", "ru")
+
+
+def test_an_abbreviation_of_english_words_and_a_belarusian_compound_pass():
+    # "bpm" is the initials of "beats per minute"; "своечасовы" (timely) is a compound with two stresses, two о
+    assert failed("Heart rate in beats per minute, one value every 5 seconds.", "心拍数（bpm）、5 秒ごとに 1 値。",
+                  "ja") == {}
+    assert "language" not in failed("The operator counts delays shorter than 3 minutes as on time.",
+                                    "Аператар лічыць затрымкі, карацейшыя за 3 хвіліны, своечасовымі.", "be")
