@@ -247,3 +247,13 @@ def test_a_word_read_as_another_sense_passes(language, english, translation):
 
 def test_a_lost_negation_without_an_opposite_is_still_caught():
     assert failed(check_meaning("No sample was taken before 2015.", "Próbki pobrano przed 2015 rokiem.", "pl"))
+
+
+def test_a_negation_added_where_the_english_has_none_is_caught():
+    english = "Households that moved house during the period are included."
+    assert check_meaning(english, "Домохозяйства, переехавшие за этот период, включены.", "ru").passed
+    result = check_meaning(english, "Домохозяйства, переехавшие за этот период, не включены.", "ru")
+    assert failed(result) and "says 'не включены' where English line 1" in result.detail
+    # a bound said with a negation is no added negation: "within 2 seconds" as "in no more than 2 seconds"
+    assert check_meaning("Every prediction must be returned within 2 seconds.",
+                         "Każdą predykcję zwracaj w czasie nie dłuższym niż 2 sekundy.", "pl").passed
