@@ -120,7 +120,7 @@ def _negation(english: Side, translated: Side) -> str | None:
     # ("free-form" as "not fixed", "ignore" as "do not take into account").
     # Nor where both sides say a bound or a comparison: many languages say one with a negation ("nie dłuższym niż 2
     # sekundy" for "within 2 seconds", "不满 16 岁" for "younger than 16", "no more than" for "at most").
-    sides = [side for _, one, other in rel.axes.values() for side in (one, other)]
+    sides = ["within", *(side for _, one, other in rel.axes.values() for side in (one, other))]
     bound = any(e[side] for side in sides) and any(t[side] for side in sides)
     if t[rel.strong] and not (e[rel.strong] + e[rel.absent] + e[rel.soft]) and not bound:
         return (f"negation: {translated.where(False, rel.strong)} says {_said(translated, rel.strong)} where "
