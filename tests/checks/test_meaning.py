@@ -257,3 +257,14 @@ def test_a_negation_added_where_the_english_has_none_is_caught():
     # a bound said with a negation is no added negation: "within 2 seconds" as "in no more than 2 seconds"
     assert check_meaning("Every prediction must be returned within 2 seconds.",
                          "Każdą predykcję zwracaj w czasie nie dłuższym niż 2 sekundy.", "pl").passed
+
+
+@pytest.mark.parametrize("language,english,translation", [
+    ("ro", "A comment may carry several labels or none.", "Un comentariu poate avea mai multe etichete sau niciuna."),
+    ("ar", "Never use snapshots taken after the forecast cutoff.",
+     "يُحظر تمامًا استخدام أي لقطة التُقطت بعد نقطة القطع الخاصة بالتنبؤ."),
+    ("tr", "Translated copies of the test comments are not allowed.",
+     "Test yorumlarının çevrilmiş kopyalarını kullanamazsınız."),
+])
+def test_a_negation_by_pronoun_prohibition_or_negative_potential_passes(language, english, translation):
+    assert check_meaning(english, translation, language).passed
