@@ -248,23 +248,3 @@ def test_a_word_read_as_another_sense_passes(language, english, translation):
 def test_a_lost_negation_without_an_opposite_is_still_caught():
     assert failed(check_meaning("No sample was taken before 2015.", "Próbki pobrano przed 2015 rokiem.", "pl"))
 
-
-def test_a_negation_added_where_the_english_has_none_is_caught():
-    english = "Households that moved house during the period are included."
-    assert check_meaning(english, "Домохозяйства, переехавшие за этот период, включены.", "ru").passed
-    result = check_meaning(english, "Домохозяйства, переехавшие за этот период, не включены.", "ru")
-    assert failed(result) and "says 'не включены' where English line 1" in result.detail
-    # a bound said with a negation is no added negation: "within 2 seconds" as "in no more than 2 seconds"
-    assert check_meaning("Every prediction must be returned within 2 seconds.",
-                         "Każdą predykcję zwracaj w czasie nie dłuższym niż 2 sekundy.", "pl").passed
-
-
-@pytest.mark.parametrize("language,english,translation", [
-    ("ro", "A comment may carry several labels or none.", "Un comentariu poate avea mai multe etichete sau niciuna."),
-    ("ar", "Never use snapshots taken after the forecast cutoff.",
-     "يُحظر تمامًا استخدام أي لقطة التُقطت بعد نقطة القطع الخاصة بالتنبؤ."),
-    ("tr", "Translated copies of the test comments are not allowed.",
-     "Test yorumlarının çevrilmiş kopyalarını kullanamazsınız."),
-])
-def test_a_negation_by_pronoun_prohibition_or_negative_potential_passes(language, english, translation):
-    assert check_meaning(english, translation, language).passed
