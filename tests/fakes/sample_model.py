@@ -22,9 +22,11 @@ curator can point `curate run` at, the README's main job without a key:
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -63,6 +65,53 @@ def masked_answer(translation: str, source: str, names: tuple[str, ...] = ()) ->
     return re.sub(r"\0(\d+)\0", lambda match: placeholder(int(match.group(1))), answer)
 
 
+SENTENCES = Path(__file__).resolve().parents[1] / "checks" / "sentences.json"
+PLACEHOLDER_NUMBER = re.compile(r"⟦(\d+)⟧")
+
+
+@lru_cache(maxsize=1)
+def careful_translations() -> dict[str, dict[str, str]]:
+    """English text -> language -> its careful translation, which every check passes: the calibration set's plain
+    translations of the sample's 21 texts, and tests/checks/sentences.json's translations of its own texts."""
+    known: dict[str, dict[str, str]] = {}
+    sentences = json.loads(SENTENCES.read_text(encoding="utf-8"))
+    for text_id, english in sentences["sources"].items():
+        for language, translations in sentences["translations"].items():
+            known.setdefault(english, {})[language] = translations[text_id]
+    for language in natural.LANGUAGES:  # the calibration set's, where both hold a text
+        correct = natural.language_file("calibration", language)["correct"]
+        for text_id, text in natural.sources("calibration").items():
+            plain = [entry for entry in correct[text_id] if not entry["variation"]]
+            known.setdefault(text["text"], {})[language] = plain[0]["text"]
+    return known
+
+
+@lru_cache(maxsize=4096)
+def careful_answer(language: str, masked: str) -> str | None:
+    """The careful translation of a text the sets hold, as a model returns it for `masked` (the English with its
+    protected spans as placeholders, whatever names the caller protected); None for a text they do not hold."""
+    pieces = PLACEHOLDER_NUMBER.split(masked)  # literal, number, literal, number, ...
+    pattern = re.compile("".join(re.escape(piece) if place % 2 == 0 else "(.+?)"
+                                 for place, piece in enumerate(pieces)), re.DOTALL)
+    for english, translations in careful_translations().items():
+        if language in translations and (match := pattern.fullmatch(english)):
+            spans = dict(zip(map(int, pieces[1::2]), match.groups()))
+            return with_placeholders(translations[language], spans)
+    return None
+
+
+def with_placeholders(translation: str, spans: dict[int, str]) -> str | None:
+    """`translation` with each span's first free occurrence as its placeholder (a longer span first: it may hold a
+    shorter one); None when a span is not in it."""
+    answer = translation
+    for number, span in sorted(spans.items(), key=lambda item: (-len(item[1]), item[0])):
+        found = re.search(rf"(?<![A-Za-z0-9_]){re.escape(span)}(?![A-Za-z0-9_])", answer)
+        if not found:
+            return None
+        answer = answer[:found.start()] + f"\0{chr(0xE000 + number)}\0" + answer[found.end():]
+    return re.sub(r"\0(.)\0", lambda match: placeholder(ord(match.group(1)) - 0xE000), answer)
+
+
 def sample_competitions() -> dict[str, str]:
     """Competition name -> slug of every competition of data/sample."""
     names = {}
@@ -70,6 +119,12 @@ def sample_competitions() -> dict[str, str]:
         meta = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))
         names[meta["comp_name"]] = meta["competition"]
     return names
+
+
+def sample_texts(slug: str) -> dict[str, str]:
+    """kind (description, data_card, domain) -> English text of one sample competition in the calibration set."""
+    sources = natural.sources("calibration")
+    return {kind: sources[text_id]["text"] for kind, text_id in _texts_of(slug).items()}
 
 
 def _texts_of(slug: str) -> dict[str, str]:

@@ -13,20 +13,21 @@ from typer.testing import CliRunner
 from curation.checks.masking import mask_identifiers, placeholder, protected_names
 from curation.cli import app
 from curation.config import Settings
+from curation.languages import LANGUAGES
 from curation.llm import LLM
 from curation.records import Competition, Description, DomainTag, IngestedCompetition
 from curation.stages.translate import TranslateStage, translate_languages
 from curation.store import Store
+from tests.fakes.sample_model import careful_answer, sample_texts
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 SENTENCES = json.loads((Path(__file__).parents[1] / "checks" / "sentences.json").read_text(encoding="utf-8"))
 SOURCES, TRANSLATIONS = SENTENCES["sources"], SENTENCES["translations"]
-LANGUAGE_NAMES = {"Belarusian": "be", "Kazakh": "kk", "Japanese": "ja", "Russian": "ru", "French": "fr"}
+LANGUAGE_NAMES = {language.english: code for code, language in LANGUAGES.items()}
 
-# Prose the pseudo-translator fills lines with, per language: real words, so language ID and script checks pass.
-FILLER = {
+# Prose the pseudo-translator fills the lines of a text the translation sets do not hold with, per language: real
+# words ("Predict the number of bikes rented per hour."), so language ID and script checks pass.
+FILLER = {language: TRANSLATIONS[language]["bikes_instruction"].rstrip(".。") for language in TRANSLATIONS} | {
     "be": "Прадкажыце колькасць узятых напракат веласіпедаў за кожную гадзіну па дадзеных аб надвор'і і сезоне",
     "kk": "Әр сағат сайын жалға алынған велосипедтер санын ауа райы мен маусым туралы деректер бойынша болжаңыз",
     "ja": "年齢と運賃から乗客が生き延びたかどうかを予測してください",
@@ -50,8 +51,10 @@ def target_of(user_text: str) -> str:
 
 
 class Translator:
-    """Answers translate requests: scripted answers per (language, source text), else a pseudo-translation that
-    keeps every placeholder and line and fills the prose with the language's words."""
+    """Answers translate requests: scripted answers per (language, source text); else the careful translation when
+    the text is one the translation sets hold (the sample's texts, tests/checks/sentences.json's: every check, adequacy
+    and meaning included, passes it); else a pseudo-translation that keeps every placeholder and line and fills the
+    prose with the language's words, which the adequacy and meaning checks reject."""
 
     def __init__(self) -> None:
         self.scripted: dict[tuple[str, str], list[str]] = {}
@@ -64,7 +67,7 @@ class Translator:
         queue = self.scripted.get((language, text))
         if queue:
             return queue.pop(0) if len(queue) > 1 else queue[0]
-        return pseudo_translation(text, FILLER[language])
+        return careful_answer(language, text) or pseudo_translation(text, FILLER[language])
 
 
 def pseudo_translation(text: str, filler: str) -> str:
@@ -327,7 +330,7 @@ async def test_texts_not_written_yet_wait_and_english_is_never_sent(store, llm_s
 # -- the command line, on the sample ------------------------------------------------------------------
 
 
-def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
+def test_curate_translate_on_the_sample(project, llm_server, monkeypatch):
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     runner = CliRunner()
     assert runner.invoke(app, ["ingest"]).exit_code == 0
@@ -337,51 +340,51 @@ def test_curate_translate_kk_on_the_sample(project, llm_server, monkeypatch):
     with Store(settings.path("store")) as store:
         slugs = [c.competition for c in store.competitions()]
         assert len(slugs) >= 5
-        for slug in slugs:  # describe and tag are other stages; their outputs are seeded here
+        for slug in slugs:  # describe and tag are other stages; their outputs (the sample's texts) are seeded here
+            texts = sample_texts(slug)
             store.save_description(Description(competition=slug, provenance="machine", grade="C",
-                                               text="Predict the target for each row of the test data.\n\n"
-                                                    "Submissions are scored with the competition metric."))
-            store.save_domain(DomainTag(competition=slug, domain="data science"))
+                                               text=texts["description"]))
+            store.save_domain(DomainTag(competition=slug, domain=texts["domain"]))
     translator = Translator()
-    translator.script("kk", "data science", "деректер ғылымы")
-    # The spaceship data card comes back in Russian every time: it ends flagged, with the reason.
+    # The spaceship data card comes back in Belarusian every time (a careful translation, into the wrong language):
+    # it ends flagged, with the reason. Every other text gets its careful Russian translation.
     spaceship = mask_identifiers(store_card(settings, "spaceship-titanic"), names_in(settings, "spaceship-titanic")).text
-    translator.script("kk", spaceship, pseudo_translation(spaceship, "Предскажите количество арендованных "
-                                                                     "велосипедов за каждый час по данным о погоде"))
+    translator.script("ru", spaceship, careful_answer("be", spaceship))
     llm_server.respond_with(translator)
 
-    result = runner.invoke(app, ["translate", "--lang", "kk"])
+    result = runner.invoke(app, ["translate", "--lang", "ru"])
 
     assert result.exit_code == 0, result.output
-    assert f"translate:kk: {3 * len(slugs)} done, 0 failed" in result.output
-    assert "kk: 1 text flagged for the annotator (checks still failing): spaceship-titanic/data_card" in result.output
+    assert f"translate:ru: {3 * len(slugs)} done, 0 failed" in result.output
+    assert "ru: 1 text flagged for the annotator (checks still failing): spaceship-titanic/data_card" in result.output
     with Store(settings.path("store")) as store:
-        translations = store.translations(language="kk")
+        translations = store.translations(language="ru")
         assert {(t.competition, t.field) for t in translations} == {(s, f) for s in slugs
                                                                    for f in ("description", "data_card", "domain")}
         for t in translations:
-            assert t.text and t.language == "kk"
+            assert t.text and t.language == "ru"
             assert t.flagged == ((t.competition, t.field) == ("spaceship-titanic", "data_card"))
         [flagged] = [t for t in translations if t.flagged]
-        assert [c.name for c in flagged.failed_checks] == ["language"] and "Russian" in flagged.failed_checks[0].detail
+        # Russian's sentence encoder does not read Belarusian as the English it translates: adequacy fails it too.
+        assert [c.name for c in flagged.failed_checks] == ["language", "adequacy"]
+        assert "is not Russian: letters the Russian alphabet lacks: іў" in flagged.failed_checks[0].detail
         assert flagged.attempts == 3
-        assert store.status("spaceship-titanic", "translate:kk").status == "needs_human"
+        assert store.status("spaceship-titanic", "translate:ru").status == "needs_human"
         assert store.translations(language="be") == []
 
-    status = runner.invoke(app, ["status", "--lang", "kk"])
+    status = runner.invoke(app, ["status", "--lang", "ru"])
     assert status.exit_code == 0 and "Translation checks (pass rate of the stored translations)" in status.output
-    report = json.loads(runner.invoke(app, ["status", "--lang", "kk", "--json"]).output)
+    report = json.loads(runner.invoke(app, ["status", "--lang", "ru", "--json"]).output)
     [section] = [s for s in report["sections"] if s["title"].startswith("Translation checks")]
     assert section["columns"][4:] == ["placeholders", "numbers", "language", "length", "not_copy", "script", "adequacy",
                                       "meaning", "terms", "roles"]
     [row] = section["rows"]
     flagged = sum(t.flagged for t in translations)
-    assert row[:4] == ["kk", 3 * len(slugs), flagged, 0]
-    language_rate = f"{round(100 * (3 * len(slugs) - 1) / (3 * len(slugs)))}%"  # the Russian card failed it
-    # adequacy and the meaning checks off: they pass
-    assert row[4:] == ["100%", "100%", language_rate, "100%", "100%", "100%", "100%", "100%", "100%", "100%"]
-    again = runner.invoke(app, ["translate", "--lang", "kk"])
-    assert "translate:kk: 0 done, 0 failed, 0 not started; 0 LLM calls" in again.output
+    assert row[:4] == ["ru", 3 * len(slugs), flagged, 0]
+    rate = f"{round(100 * (3 * len(slugs) - 1) / (3 * len(slugs)))}%"  # the Belarusian card failed language, adequacy
+    assert row[4:] == ["100%", "100%", rate, "100%", "100%", "100%", rate, "100%", "100%", "100%"]
+    again = runner.invoke(app, ["translate", "--lang", "ru"])
+    assert "translate:ru: 0 done, 0 failed, 0 not started; 0 LLM calls" in again.output
 
 
 def store_card(settings: Settings, slug: str) -> str:
