@@ -19,20 +19,18 @@ from curation.cli import app
 from curation.store import Store
 from tests.conftest import REPO
 from tests.fakes.llm_server import server_error
-from tests.test_cli_run import Model, kazakh_project  # noqa: F401  (the sample translating into Kazakh, on the fake)
+from tests.test_cli_run import Model, russian_project  # noqa: F401  (the sample translating into Russian, on the fake)
 
 runner = CliRunner()
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 
 @pytest.fixture
-def batch_project(kazakh_project):  # noqa: F811
-    """The Kazakh sample with a batch poll interval short enough for a test."""
-    toml = kazakh_project / "curate.toml"
+def batch_project(russian_project):  # noqa: F811
+    """The Russian sample with a batch poll interval short enough for a test."""
+    toml = russian_project / "curate.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nbatch_poll_seconds = 0.01\n", 1),
                     encoding="utf-8")
-    return kazakh_project
+    return russian_project
 
 
 def content(project) -> dict:
@@ -40,7 +38,7 @@ def content(project) -> dict:
     with Store(project / "data" / "curation.sqlite") as store:
         return {"descriptions": {d.competition: d.text for d in store.descriptions()},
                 "domains": {d.competition: d.domain for d in store.domains()},
-                "translations": {(t.competition, t.field): t.text for t in store.translations("kk")},
+                "translations": {(t.competition, t.field): t.text for t in store.translations("ru")},
                 "cache keys": {c.request_hash for c in store.llm_calls() if not c.cached and c.error is None}}
 
 
@@ -49,7 +47,7 @@ def test_run_batch_matches_an_online_run_and_reruns_send_nothing(batch_project, 
     batched = runner.invoke(app, ["run", "--batch"], env={"COLUMNS": "200"})
 
     assert batched.exit_code == 0, batched.output
-    assert "translate:kk: 21 done, 0 failed" in batched.output
+    assert "translate:ru: 21 done, 0 failed" in batched.output
     created = list(llm_server.batches.created)
     assert created and {api for api, _, _ in created} <= {"openai", "anthropic"}
     # every request went through a batch: none was sent online
@@ -95,12 +93,12 @@ def test_run_batch_with_an_expired_batch_and_per_request_errors_finishes_in_one_
 
     assert result.exit_code == 0, result.output
     assert "describe: 7 done, 0 failed" in result.output and "tag: 7 done, 0 failed" in result.output
-    assert "translate:kk: 21 done, 0 failed" in result.output and "pending" not in result.output
+    assert "translate:ru: 21 done, 0 failed" in result.output and "pending" not in result.output
     assert faulty.failed  # some requests did meet an error
     # every request went through a batch, nothing online (the four expired ones never reached the model)
     assert llm_server.count() == sum(n for _, _, n in llm_server.batches.created) - 4
     with Store(batch_project / "data" / "curation.sqlite") as store:
-        assert len(store.descriptions()) == 7 and len(store.translations("kk")) == 21
+        assert len(store.descriptions()) == 7 and len(store.translations("ru")) == 21
 
 
 def start_translate_and_kill_it(project, llm_server):
@@ -141,13 +139,13 @@ def test_a_killed_translate_batch_resumes_the_same_batch_and_finishes(batch_proj
     resumed = runner.invoke(app, ["translate", "--batch"], env={"COLUMNS": "200"})
 
     assert resumed.exit_code == 0, resumed.output
-    assert "translate:kk: 21 done, 0 failed" in resumed.output
+    assert "translate:ru: 21 done, 0 failed" in resumed.output
     assert llm_server.batches.created[0][1] == remote_id
     with Store(project / "data" / "curation.sqlite") as store:
         first = {custom_id for custom_id, _ in store.batch_requests(store.batches()[0].id)}
         later = [{c for c, _ in store.batch_requests(b.id)} for b in store.batches()[1:]]
         assert not any(first & ids for ids in later)  # nothing of the first batch was submitted again
-        assert len(store.translations("kk")) == 21
+        assert len(store.translations("ru")) == 21
     assert "no open batches" in runner.invoke(app, ["batches"]).output
 
 
@@ -169,7 +167,7 @@ def test_a_cancelled_batch_leaves_its_items_pending_and_the_next_run_finishes_th
     finished = runner.invoke(app, ["translate", "--batch"], env={"COLUMNS": "200"})
     assert finished.exit_code == 0, finished.output
     with Store(project / "data" / "curation.sqlite") as store:
-        assert len(store.translations("kk")) == 21
+        assert len(store.translations("ru")) == 21
     assert "--cancel nope" not in runner.invoke(app, ["batches", "--cancel", "nope"]).output
     assert "no such batch" in runner.invoke(app, ["batches", "--cancel", "nope"]).output
 

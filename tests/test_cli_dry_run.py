@@ -10,10 +10,8 @@ from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.store import Store
-from tests.test_cli_run import kazakh_project  # noqa: F401 (a fixture)
+from tests.test_cli_run import Model, russian_project  # noqa: F401 (a fixture)
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 
@@ -34,8 +32,11 @@ def paid(project, stage: str) -> int:
         return sum(1 for call in store.llm_calls(stage) if not call.cached)
 
 
-def test_each_stage_pays_for_what_its_dry_run_counted_and_the_dry_run_sends_nothing(kazakh_project, llm_server):
-    project = kazakh_project
+def test_each_stage_pays_for_what_its_dry_run_counted_and_the_dry_run_sends_nothing(russian_project, llm_server):
+    project = russian_project
+    model = Model()
+    model.writer.domains = {name: ["data science"] for name in model.writer.domains}  # one domain the seven share
+    llm_server.respond_with(model)
     assert curate("ingest").exit_code == 0
 
     describe = planned("describe")
@@ -56,7 +57,7 @@ def test_each_stage_pays_for_what_its_dry_run_counted_and_the_dry_run_sends_noth
 
     translate = planned("translate")
     [row] = translate["rows"]
-    assert (row["language"], row["items"], row["calls"], row["estimated"]) == ("kk", 21, 15, 0)  # one shared domain
+    assert (row["language"], row["items"], row["calls"], row["estimated"]) == ("ru", 21, 15, 0)  # one shared domain
     translated = curate("translate")
     assert translated.exit_code == 0, translated.output
     assert paid(project, "translate") == 15
@@ -74,8 +75,8 @@ def test_each_stage_pays_for_what_its_dry_run_counted_and_the_dry_run_sends_noth
     assert llm_server.count() == 13 + 7 + 15
 
 
-def test_run_dry_run_estimates_what_waits_for_describe_then_the_run_stays_within_it(kazakh_project, llm_server):
-    project = kazakh_project
+def test_run_dry_run_estimates_what_waits_for_describe_then_the_run_stays_within_it(russian_project, llm_server):
+    project = russian_project
 
     result = curate("run", "--dry-run")
 
@@ -85,7 +86,7 @@ def test_run_dry_run_estimates_what_waits_for_describe_then_the_run_stays_within
     lines = result.stdout.splitlines()
     assert "dry run: nothing sent; calls the cache cannot answer and their estimated cost" in lines
     assert [line.split()[:5] for line in lines if line.split()[:1] in (["describe"], ["tag"], ["translate"])] == [
-        ["describe", "en", "7", "13", "0"], ["tag", "en", "7", "~7", "0"], ["translate", "kk", "21", "~21", "0"]]
+        ["describe", "en", "7", "13", "0"], ["tag", "en", "7", "~7", "0"], ["translate", "ru", "21", "~21", "0"]]
     assert "~: includes calls for texts not written yet, counted at a typical description's length" in lines
 
     assert curate("run").exit_code == 0

@@ -12,7 +12,7 @@ from curation.cli import app
 from curation.store import Store
 from tests.release.seeding import seed_store
 from tests.unwritable import unwritable
-from tests.test_cli_run import kazakh_project  # noqa: F401 (a fixture)
+from tests.test_cli_run import russian_project  # noqa: F401 (a fixture)
 
 
 def curate(*args: str):
@@ -23,9 +23,9 @@ def error_lines(result) -> list[str]:
     return [line for line in result.output.splitlines() if line.startswith("error:")]
 
 
-def test_a_store_that_cannot_be_written_is_found_before_any_call_is_paid_for(kazakh_project, llm_server):
+def test_a_store_that_cannot_be_written_is_found_before_any_call_is_paid_for(russian_project, llm_server):
     assert curate("ingest").exit_code == 0
-    store = kazakh_project / "data" / "curation.sqlite"
+    store = russian_project / "data" / "curation.sqlite"
     undo = unwritable(store)
     try:
         result = curate("describe")

@@ -9,18 +9,18 @@ from curation.cli import app
 from curation.store import Store
 from tests.conftest import commands_on
 from tests.fakes.sample_model import Plan, SampleModel
-from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_translate import Translator
 
 runner = CliRunner()
 
 
 class Model:
-    """Answers describe/score/refine/tag as TaskWriter does, and translate requests as Translator does (filler words:
-    for tests that switch the adequacy and meaning checks off, tests/conftest.py adequacy_off)."""
+    """Answers describe/score/refine/tag with the sample's texts as SampleModel does, and translate requests as
+    Translator does: the careful translation of each of the sample's texts (every check passes it), unless a test
+    scripts another answer for a text (`model.translator.script`)."""
 
     def __init__(self) -> None:
-        self.writer = TaskWriter(domains={})
+        self.writer = SampleModel(Plan.plain()).writer
         self.translator = Translator()
 
     def __call__(self, request):
@@ -30,18 +30,11 @@ class Model:
 
 
 @pytest.fixture
-def kazakh_project(project, llm_server, monkeypatch):
-    """The sample project translating into Kazakh only, with every provider on the fake server (filler translations)."""
-    llm_server.respond_with(Model())
-    return commands_on(project, llm_server, monkeypatch, "kk")
-
-
-@pytest.fixture
 def russian_project(project, llm_server, monkeypatch):
-    """The sample project translating into Russian only, every provider on the fake server answering with real texts
-    (careful translations that every check passes): the default configuration, adequacy and meaning checks on.
-    Russian, since its checks take milliseconds a text (e5's languages, Kazakh among them, take a second)."""
-    llm_server.respond_with(SampleModel(Plan.plain()))
+    """The sample project translating into Russian only, every provider on the fake server answering as Model does
+    (real texts: careful translations that every check passes): the default configuration, adequacy and meaning
+    checks on. Russian, since its checks take milliseconds a text (e5's languages, Kazakh among them, take a second)."""
+    llm_server.respond_with(Model())
     return commands_on(project, llm_server, monkeypatch, "ru")
 
 

@@ -14,18 +14,17 @@ import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
-from tests.test_cli_run import kazakh_project  # noqa: F401 (a fixture)
+from tests.test_cli_run import russian_project  # noqa: F401 (a fixture)
 from tests.unwritable import unwritable, unwritable_folder
 
-pytestmark = pytest.mark.usefixtures("adequacy_off")  # the fake translator writes filler words (tests/conftest.py)
 
 
 def curate(*args: str):
     return CliRunner().invoke(app, list(args), env={"COLUMNS": "400"})
 
 
-def test_run_with_an_unwritable_review_folder_says_so_once_and_stops(kazakh_project, llm_server):
-    folder = kazakh_project / "review"
+def test_run_with_an_unwritable_review_folder_says_so_once_and_stops(russian_project, llm_server):
+    folder = russian_project / "review"
     undo = unwritable_folder(folder)
     try:
         result = curate("run")
@@ -33,7 +32,7 @@ def test_run_with_an_unwritable_review_folder_says_so_once_and_stops(kazakh_proj
         undo()
 
     assert result.exit_code == 2, result.output
-    assert "translate:kk: 21 done, 0 failed" in result.output  # the paid work is done and kept
+    assert "translate:ru: 21 done, 0 failed" in result.output  # the paid work is done and kept
     errors = [line for line in result.output.splitlines() if line.startswith("error:")]
     assert errors == [f"error: {folder}: cannot be written ({os.strerror(1 if os.geteuid() == 0 else 13)}); make it "
                       "writable by you (or set paths.review_sheets in curate.toml), then push again"]
@@ -46,12 +45,12 @@ def test_run_with_an_unwritable_review_folder_says_so_once_and_stops(kazakh_proj
     again = curate("run")  # writable again: the sheets are written, nothing is paid twice
     assert again.exit_code == 0, again.output
     assert llm_server.count() == calls
-    assert sorted(path.name for path in (folder / "kk").iterdir()) == ["kk-annotator-1.xlsx", "kk-annotator-2.xlsx"]
+    assert sorted(path.name for path in (folder / "ru").iterdir()) == ["ru-annotator-1.xlsx", "ru-annotator-2.xlsx"]
 
 
-def test_an_unwritable_side_file_of_the_store_is_named(kazakh_project):
+def test_an_unwritable_side_file_of_the_store_is_named(russian_project):
     assert curate("ingest").exit_code == 0
-    store = kazakh_project / "data" / "curation.sqlite"
+    store = russian_project / "data" / "curation.sqlite"
     # A command killed while it had the store open leaves SQLite's shared-memory file beside it.
     killed = subprocess.run([sys.executable, "-c", "import os, signal, sqlite3, sys\n"
                              "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"

@@ -13,10 +13,8 @@ from typer.testing import CliRunner
 from curation.cli import app
 from curation.store import Store
 from tests.fakes.llm_server import Response, Storm, cut_off, refusal
-from tests.test_cli_run import Model, kazakh_project  # noqa: F401 (a fixture)
+from tests.test_cli_run import Model, russian_project  # noqa: F401 (a fixture)
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 
@@ -46,7 +44,7 @@ class Faulty:
         return self.fault(real.content if isinstance(real, Response) else real)
 
 
-def test_bodies_cut_mid_cyrillic_character_are_asked_again_and_every_item_is_done(kazakh_project, llm_server):
+def test_bodies_cut_mid_cyrillic_character_are_asked_again_and_every_item_is_done(russian_project, llm_server):
     faulty = Faulty(cut_off)
     llm_server.respond_with(faulty)
 
@@ -54,17 +52,17 @@ def test_bodies_cut_mid_cyrillic_character_are_asked_again_and_every_item_is_don
 
     assert result.exit_code == 0, result.output
     assert "describe: 7 done, 0 failed" in result.output
-    assert "translate:kk: 21 done, 0 failed" in result.output
-    assert faulty.faults >= 21 + 7  # every first answer was cut, Kazakh ones inside a Cyrillic letter
-    with Store(kazakh_project / "data" / "curation.sqlite") as store:
-        texts = [t.text for t in store.translations("kk")]
+    assert "translate:ru: 21 done, 0 failed" in result.output
+    assert faulty.faults >= 21 + 7  # every first answer was cut, Russian ones inside a Cyrillic letter
+    with Store(russian_project / "data" / "curation.sqlite") as store:
+        texts = [t.text for t in store.translations("ru")]
         assert len(texts) == 21 and all(text and "\ufffd" not in text for text in texts)
 
 
-def test_three_cut_bodies_in_a_row_are_a_transport_fault_not_three_tries(kazakh_project, llm_server):
+def test_three_cut_bodies_in_a_row_are_a_transport_fault_not_three_tries(russian_project, llm_server):
     # The fault trial's storm cut one describe request's body three times in a row, and the item failed with "no
     # usable answer after 3 tries" (validation_retries = 2). A body that does not arrive whole is retried like a 5xx.
-    toml = kazakh_project / "curate.toml"
+    toml = russian_project / "curate.toml"
     text = toml.read_text(encoding="utf-8").replace("max_retry_seconds = 180", "max_retry_seconds = 5")
     # Back-off from a quarter second, not a second; a token limit out of the way, so the bound is the back-off's.
     toml.write_text(re.sub(r"(?m)^tokens_per_minute = .*$", "tokens_per_minute = 100000000", text), encoding="utf-8")
@@ -77,11 +75,11 @@ def test_three_cut_bodies_in_a_row_are_a_transport_fault_not_three_tries(kazakh_
     assert result.exit_code == 0, result.output
     assert "describe: 7 done, 0 failed" in result.output
     assert faulty.faults >= 3 * 7
-    with Store(kazakh_project / "data" / "curation.sqlite") as store:
+    with Store(russian_project / "data" / "curation.sqlite") as store:
         assert {call.attempts for call in store.llm_calls() if call.role == "describe"} == {4}
 
 
-def test_empty_answers_and_refusals_are_asked_again(kazakh_project, llm_server):
+def test_empty_answers_and_refusals_are_asked_again(russian_project, llm_server):
     answers = iter([lambda real: "", lambda real: refusal("I can't help with that.")] * 1000)
     llm_server.respond_with(Faulty(lambda real: next(answers)(real)))
     assert runner.invoke(app, ["ingest"]).exit_code == 0
@@ -93,7 +91,7 @@ def test_empty_answers_and_refusals_are_asked_again(kazakh_project, llm_server):
 
 
 def test_one_item_that_never_gets_a_readable_answer_fails_alone_in_one_line_and_the_rerun_retries_it(
-        kazakh_project, llm_server):
+        russian_project, llm_server):
     model = Model()
 
     def titanic_always_cut(request):
@@ -104,7 +102,7 @@ def test_one_item_that_never_gets_a_readable_answer_fails_alone_in_one_line_and_
 
     llm_server.respond_with(titanic_always_cut)
     # A cut body is a transport fault, retried with back-off for max_retry_seconds: keep that bound short here.
-    toml = kazakh_project / "curate.toml"
+    toml = russian_project / "curate.toml"
     text = toml.read_text(encoding="utf-8")
     assert text.count("max_retry_seconds = 180") == 2
     toml.write_text(text.replace("max_retry_seconds = 180", "max_retry_seconds = 0.5"), encoding="utf-8")
@@ -132,7 +130,7 @@ def test_one_item_that_never_gets_a_readable_answer_fails_alone_in_one_line_and_
     assert {competition_of(request) for request in llm_server.requests} == {"Titanic - Machine Learning from Disaster"}
 
 
-def test_a_storm_run_of_describe_and_translate_finishes_every_item_on_its_first_run(kazakh_project, llm_server):
+def test_a_storm_run_of_describe_and_translate_finishes_every_item_on_its_first_run(russian_project, llm_server):
     """30% 429 (retry-after), 5% 500 and 15% cut-off bodies: nothing fails, nothing is left for a second run.
     (scripts/bench_storm.py measures how much longer it takes than a fault-free run.)"""
     storm = Storm(Model(), rate_limits=0.30, server_errors=0.05, cut_offs=0.15, retry_after=0.05)
@@ -140,12 +138,12 @@ def test_a_storm_run_of_describe_and_translate_finishes_every_item_on_its_first_
     assert runner.invoke(app, ["ingest"]).exit_code == 0
 
     described = runner.invoke(app, ["describe"], env={"COLUMNS": "200"})
-    translated = runner.invoke(app, ["translate", "--lang", "kk"], env={"COLUMNS": "200"})
+    translated = runner.invoke(app, ["translate", "--lang", "ru"], env={"COLUMNS": "200"})
 
     assert described.exit_code == 0, described.output
     assert "describe: 7 done, 0 failed, 0 not started" in described.output
     assert translated.exit_code == 0, translated.output
-    assert "translate:kk: 14 done, 0 failed, 0 not started" in translated.output  # domains wait for tag
+    assert "translate:ru: 14 done, 0 failed, 0 not started" in translated.output  # domains wait for tag
     assert storm.counts["429"] and storm.counts["500"] and storm.counts["cut_off"]  # the storm did blow
-    with Store(kazakh_project / "data" / "curation.sqlite") as store:
-        assert len(store.translations("kk")) == 14 and len(store.descriptions()) == 7
+    with Store(russian_project / "data" / "curation.sqlite") as store:
+        assert len(store.translations("ru")) == 14 and len(store.descriptions()) == 7

@@ -12,14 +12,13 @@ from typer.testing import CliRunner
 from curation.cli import app
 from curation.store import Store
 from tests.stages.scripted_models import TaskWriter, judge_answer, outline_answer
-from tests.test_cli_run import Model, kazakh_project  # noqa: F401  (the sample translating into Kazakh, on the fake)
+from tests.test_cli_run import Model, russian_project  # noqa: F401  (the sample translating into Russian, on the fake)
 
 runner = CliRunner()
 WITH_NOTEBOOKS = ["digit-recognizer", "house-prices-advanced-regression-techniques", "nlp-getting-started",
                   "santander-customer-transaction-prediction", "spaceship-titanic", "titanic"]
 WITHOUT = "predict-who-is-more-influential-in-a-social-network"
 TITANIC = "Titanic - Machine Learning from Disaster"
-pytestmark = pytest.mark.usefixtures("adequacy_off")  # the fake translator writes filler words (tests/conftest.py)
 
 
 def curate(*args: str):
@@ -45,8 +44,8 @@ def outlines(project) -> dict:
         return {outline.competition: outline for outline in store.outlines()}
 
 
-def test_run_outlines_every_competition_with_notebooks_and_a_rerun_sends_nothing(kazakh_project, llm_server):  # noqa: F811
-    configure(kazakh_project, enabled=True)
+def test_run_outlines_every_competition_with_notebooks_and_a_rerun_sends_nothing(russian_project, llm_server):  # noqa: F811
+    configure(russian_project, enabled=True)
 
     result = curate("run")
 
@@ -54,7 +53,7 @@ def test_run_outlines_every_competition_with_notebooks_and_a_rerun_sends_nothing
     assert "outline: 6 done, 0 failed" in result.output
     assert f"waiting: 1 competition without notebooks to outline from (add notebooks and run `curate ingest`): {WITHOUT}" \
         in result.output
-    kept = outlines(kazakh_project)
+    kept = outlines(russian_project)
     assert sorted(kept) == WITH_NOTEBOOKS
     titanic = kept["titanic"]
     assert len(titanic.candidates) == 3 and titanic.chosen == 1 and titanic.judge_reason
@@ -75,16 +74,16 @@ def test_run_outlines_every_competition_with_notebooks_and_a_rerun_sends_nothing
     costs = curate("costs")
     assert "outline_judge" in costs.output and "outline " in costs.output
     # the rubric sheets waited for the outlines: they are in the English rows
-    assert any(row.outline_hash for row in Store(kazakh_project / "data" / "curation.sqlite").pushed_rows("en"))
+    assert any(row.outline_hash for row in Store(russian_project / "data" / "curation.sqlite").pushed_rows("en"))
 
 
-def test_the_outline_step_is_off_by_default(kazakh_project, llm_server):  # noqa: F811
+def test_the_outline_step_is_off_by_default(russian_project, llm_server):  # noqa: F811
     result = curate("run")
 
     assert result.exit_code == 0, result.output
     assert not any(line.startswith(("outline", "waiting: 1 competition without notebooks"))
                    for line in result.output.splitlines())
-    assert outlines(kazakh_project) == {}
+    assert outlines(russian_project) == {}
     assert "outline" not in curate("status").output.split("cells:")[0]  # no column for a stage never run
 
 
@@ -141,21 +140,21 @@ def test_dry_run_counts_the_candidates_and_the_judge_then_nothing(project, llm_s
     assert again["calls"] == 0 and again["rows"][0]["items"] == 0
 
 
-def test_outlines_translated_through_the_translate_checks_when_asked(kazakh_project, llm_server):  # noqa: F811
-    configure(kazakh_project, translate=True)
+def test_outlines_translated_through_the_translate_checks_when_asked(russian_project, llm_server):  # noqa: F811
+    configure(russian_project, translate=True)
     assert curate("ingest").exit_code == 0
 
     result = curate("outline")
 
     assert result.exit_code == 0, result.output
-    assert "outline:kk: 6 done, 0 failed" in result.output
-    with Store(kazakh_project / "data" / "curation.sqlite") as store:
-        translated = {t.competition: t for t in store.outline_translations("kk")}
+    assert "outline:ru: 6 done, 0 failed" in result.output
+    with Store(russian_project / "data" / "curation.sqlite") as store:
+        translated = {t.competition: t for t in store.outline_translations("ru")}
         assert sorted(translated) == WITH_NOTEBOOKS
         assert translated["titanic"].source_text == store.outline("titanic").text()
         assert {check.name for check in translated["titanic"].checks} >= {"language", "script"}
-        assert store.status("titanic", "outline:kk").status in ("done", "needs_human")
-        assert store.translations("kk") == []  # never among the texts that go to review and the plain configs
+        assert store.status("titanic", "outline:ru").status in ("done", "needs_human")
+        assert store.translations("ru") == []  # never among the texts that go to review and the plain configs
 
 
 def test_doctor_asks_after_the_outline_models_only_when_outlines_are_on(project):
@@ -182,9 +181,9 @@ def test_the_sample_model_answers_the_outline_roles(project, llm_server, monkeyp
     assert "outline: 6 done, 0 failed" in result.output and sorted(outlines(project)) == WITH_NOTEBOOKS
 
 
-def test_outline_in_batch_mode_sends_the_candidates_then_the_judges_as_batches(kazakh_project, llm_server):  # noqa: F811
-    configure(kazakh_project)
-    toml = kazakh_project / "curate.toml"
+def test_outline_in_batch_mode_sends_the_candidates_then_the_judges_as_batches(russian_project, llm_server):  # noqa: F811
+    configure(russian_project)
+    toml = russian_project / "curate.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nbatch_poll_seconds = 0.01\n", 1),
                     encoding="utf-8")
     assert curate("ingest").exit_code == 0
@@ -192,7 +191,7 @@ def test_outline_in_batch_mode_sends_the_candidates_then_the_judges_as_batches(k
     batched = curate("outline", "--batch")
 
     assert batched.exit_code == 0, batched.output
-    assert "outline: 6 done, 0 failed" in batched.output and sorted(outlines(kazakh_project)) == WITH_NOTEBOOKS
+    assert "outline: 6 done, 0 failed" in batched.output and sorted(outlines(russian_project)) == WITH_NOTEBOOKS
     created = list(llm_server.batches.created)
     # one round of candidates (18 requests), then one of judges (6): every request went through a batch
     assert sorted(count for _, _, count in created) == [6, 18]
