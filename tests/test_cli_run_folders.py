@@ -10,13 +10,11 @@ import sqlite3
 import subprocess
 import sys
 
-import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
 from tests.test_cli_run import russian_project  # noqa: F401 (a fixture)
 from tests.unwritable import unwritable, unwritable_folder
-
 
 
 def curate(*args: str):
