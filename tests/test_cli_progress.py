@@ -15,8 +15,6 @@ from curation.store import Store
 from tests.conftest import commands_on
 from tests.stages.test_translate import Translator
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 LINE = re.compile(r"^translate: (\d+)/(\d+) · (\d+\.\d) req/s · ([\d.]+k?) tokens · \$(\d+\.\d{4}) · (\d+) failed · "
                   r"ETA (\d+:\d\d|\?) · \d+:\d\d elapsed$")

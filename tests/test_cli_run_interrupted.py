@@ -21,8 +21,6 @@ from tests.fakes.llm_server import hang
 from tests.stages.test_concurrent_runs import CURATE, bodies, concurrent_project, paid_twice, until
 from tests.test_cli_run import Model
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 ARGS = ["run", "--lang", "be"]
 INTERRUPTED = ("interrupted; every finished item and LLM answer is kept in the store: run `curate run --lang be` "

@@ -17,8 +17,6 @@ from tests.conftest import commands_on
 from tests.review.seeding import answer_unanswered, fill, seeded  # noqa: F401 (a fixture)
 from tests.test_cli_run import Model
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 

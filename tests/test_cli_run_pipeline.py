@@ -16,7 +16,6 @@ from tests.conftest import commands_on
 from tests.fakes.llm_server import bad_request
 from tests.test_cli_run import Model
 
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 

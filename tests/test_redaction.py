@@ -24,7 +24,6 @@ from tests.conftest import commands_on
 from tests.test_cli_doctor import ANTHROPIC_MODELS, OPENAI_MODELS
 from tests.test_cli_run import Model
 
-pytestmark = pytest.mark.usefixtures("adequacy_off")  # the fake translator writes filler words
 
 runner = CliRunner()
 

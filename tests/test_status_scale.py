@@ -167,7 +167,6 @@ async def one_item(store: Store, settings: Settings, competitions: int) -> tuple
     return everything, per_item
 
 
-@pytest.mark.usefixtures("adequacy_off")
 async def test_one_translated_item_costs_the_same_statements_at_any_size_each_by_an_index(
         tmp_path, llm_settings, llm_server):
     llm_server.respond_with(kazakh_translator)

@@ -19,10 +19,9 @@ from curation.cli import app
 from curation.records import Description, DomainTag
 from curation.store import Store
 from tests.review.seeding import answer_unanswered
+from tests.fakes.sample_model import careful_answer, sample_texts
 from tests.stages.test_translate import Translator, pseudo_translation
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 
@@ -47,9 +46,10 @@ def reviewed(project, llm_server, monkeypatch):
     with Store(project / "data" / "curation.sqlite") as store:
         for competition in store.competitions():
             slug = competition.competition
+            texts = sample_texts(slug)  # the sample's texts: the fake answers each with its careful translation
             store.save_description(Description(competition=slug, provenance="machine", grade="C",
-                                               text="Predict the target for each row of the test data."))
-            store.save_domain(DomainTag(competition=slug, domain="data science"))
+                                               text=texts["description"]))
+            store.save_domain(DomainTag(competition=slug, domain=texts["domain"]))
             store.save_rubric_final(slug, 2)
         cards = {slug: mask_identifiers(store.competition(slug).data_card, protected_names(store.competition(slug))).text
                  for slug in ("spaceship-titanic", "titanic")}
@@ -57,8 +57,8 @@ def reviewed(project, llm_server, monkeypatch):
     wordy = pseudo_translation(cards["spaceship-titanic"], "Әр сағат сайын жалға алынған велосипедтер санын болжаңыз")
     first, _, rest = wordy.partition("\n")
     translator.script("kk", cards["spaceship-titanic"], first + " " + " ".join(["деректер бойынша"] * len(wordy)) + "\n" + rest)
-    kazakh = pseudo_translation(cards["titanic"], "Әр сағат сайын жалға алынған велосипедтер санын болжаңыз")
-    translator.script("kk", cards["titanic"], kazakh.replace("⟦1⟧", "", 1))
+    # the careful translation without its first placeholder: only the placeholders check fails, which no YES overrides
+    translator.script("kk", cards["titanic"], careful_answer("kk", cards["titanic"]).replace("⟦1⟧", "", 1))
     llm_server.respond_with(translator)
     translated = curate("translate", "--lang", "kk,be")
     assert "flagged for the annotator (checks still failing): spaceship-titanic/data_card, titanic/data_card" \
@@ -75,7 +75,9 @@ def reviewed(project, llm_server, monkeypatch):
 def test_an_approved_flagged_translation_publishes_and_is_counted(reviewed):
     sheet = openpyxl.load_workbook(reviewed / "review" / "kk" / "kk-aigerim.xlsx")["data_card"]
     checks = {row[0]: row[-1] for row in sheet.iter_rows(min_row=2, values_only=True) if row[0]}
-    assert checks["spaceship-titanic/data_card/kk"] == "Much longer than the English: something may be added or repeated."
+    # the length check's line first; the adequacy and meaning checks read the filler words as added content too
+    assert checks["spaceship-titanic/data_card/kk"].startswith(
+        "Much longer than the English: something may be added or repeated.\n")
     assert checks["titanic/data_card/kk"].startswith("The identifier ") and checks["titanic/data_card/kk"].endswith(
         "a YES cannot publish it, so correct it in 'Your version'.")
 

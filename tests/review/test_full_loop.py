@@ -22,8 +22,6 @@ from curation.store import Store
 from tests.review.seeding import fill
 from tests.stages.test_translate import Translator
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 COMMENT = "Баған атаулары дұрыс емес аударылған"
 

@@ -27,8 +27,6 @@ from tests.fakes.llm_server import hang
 from tests.review.seeding import seed_sample_sources
 from tests.test_cli_run import Model
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 CURATE = str(Path(sys.executable).parent / "curate")
 WAITING = "waiting for its answers instead of paying for them twice"

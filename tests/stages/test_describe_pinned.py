@@ -23,8 +23,6 @@ from tests.review.seeding import fill
 from tests.stages.scripted_models import TaskWriter
 from tests.stages.test_translate import Translator
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 UNSCORED = "titanic"

@@ -27,8 +27,6 @@ from tests.fakes.llm_server import hang
 from tests.review.seeding import answer_unanswered, fill, seed_sample_sources
 from tests.stages.test_translate import Translator
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 CURATE = str(Path(sys.executable).parent / "curate")
 COMMENT = "Бағандардың атаулары қате аударылған"

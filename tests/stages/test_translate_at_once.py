@@ -13,7 +13,6 @@ from tests.fakes.llm_server import pointed_at, slow
 from tests.llm.test_limits import most_in_any_window
 from tests.stages.test_translate import SOURCES, Translator, add_competition, target_of
 
-pytestmark = pytest.mark.usefixtures("adequacy_off")  # the fake translator writes filler words
 
 LANGUAGES = ("be", "kk", "ja")
 LATENCY = 0.2

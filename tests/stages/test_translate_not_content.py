@@ -10,8 +10,6 @@ from curation.stages.translate import QUOTED
 from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer, names_of,
                                          retried_once, translate)
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 
 async def test_a_refusal_is_asked_again_and_the_translation_stored(store, llm_settings, llm_server):

@@ -23,8 +23,6 @@ from curation.store import Store
 from tests.review.seeding import answer_unanswered, fill, seed_sample_sources
 from tests.stages.test_translate import Translator
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 FIX_END = " және нәтижені мұқият тексеріңіз."

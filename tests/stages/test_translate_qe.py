@@ -18,7 +18,6 @@ from curation.review.push import push
 from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer,
                                          names_of, text_to_translate, translate)
 
-pytestmark = pytest.mark.usefixtures("adequacy_off")  # the other fields get the fake's filler words
 
 QE_MODEL = "anthropic:claude-sonnet-5-5"
 FINDING = {"category": "omission", "severity": "major", "span": "from their age, sex, ticket class and fare",

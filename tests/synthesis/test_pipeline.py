@@ -17,8 +17,6 @@ from tests.stages.test_translate import Translator
 from tests.synthesis.datasets import houses, loans, patients, sales
 from tests.synthesis.scripted import TaskDesigner
 
-# The fake translator writes filler words, not translations: see tests/conftest.py adequacy_off.
-pytestmark = pytest.mark.usefixtures("adequacy_off")
 
 runner = CliRunner()
 SYNTHESIZED = ["houses-house-price", "patients-readmission", "sales-daily-units"]
