@@ -21,7 +21,7 @@ LINE = re.compile(r"^translate: (\d+)/(\d+) · (\d+\.\d) req/s · ([\d.]+k?) tok
 
 
 def test_a_piped_translate_prints_periodic_lines_for_all_languages_together(project, settings, llm_server, monkeypatch):
-    commands_on(project, llm_server, monkeypatch, "kk", "be")
+    commands_on(project, llm_server, monkeypatch, "ru", "fr")
     assert CliRunner().invoke(app, ["ingest"]).exit_code == 0
     with Store(settings.path("store")) as store:
         for competition in store.competitions():
@@ -36,12 +36,12 @@ def test_a_piped_translate_prints_periodic_lines_for_all_languages_together(proj
     lines = [LINE.match(line) for line in result.output.splitlines() if line.startswith("translate: ")]
     assert lines and all(lines), result.output
     totals = [int(line[2]) for line in lines]
-    assert totals == sorted(totals) and totals[-1] == 42  # one display: kk's 21 texts and be's 21, summed
+    assert totals == sorted(totals) and totals[-1] == 42  # one display: ru's 21 texts and fr's 21, summed
     done = [int(line[1]) for line in lines]
     assert done == sorted(done) and done[-1] == 42 and len(done) > 2
     last = lines[-1]
     assert float(last[5]) > 0 and last[6] == "0" and last[7] == "0:00" and last[4] != "0"
-    assert "translate:kk: 21 done" in result.output and "translate:be: 21 done" in result.output
+    assert "translate:ru: 21 done" in result.output and "translate:fr: 21 done" in result.output
 
 
 def test_the_default_interval_keeps_a_log_quiet_but_says_the_end(project, settings, llm_server, monkeypatch):
@@ -52,7 +52,7 @@ def test_the_default_interval_keeps_a_log_quiet_but_says_the_end(project, settin
     out = io.StringIO()
     with StageProgress("translate", Console(file=out), every=30.0) as progress:
         for finished in range(1, 11):
-            progress("translate:kk", finished, 10)
+            progress("translate:ru", finished, 10)
     assert out.getvalue().count("translate: ") == 1 and "translate: 10/10" in out.getvalue()
 
 
@@ -63,6 +63,6 @@ def test_the_progress_line_counts_failed_items_as_the_summary_does():
 
     out = io.StringIO()
     with StageProgress("translate", Console(file=out), every=1e9) as progress:
-        progress("translate:kk", 3, 4, 1)
-        progress("translate:be", 4, 4, 2)
+        progress("translate:ru", 3, 4, 1)
+        progress("translate:fr", 4, 4, 2)
     assert "translate: 7/8 · " in out.getvalue() and " · 3 failed · " in out.getvalue()

@@ -32,9 +32,9 @@ def next_block(output: str) -> list[str]:
 
 @pytest.fixture
 def three_languages(project, llm_server, monkeypatch):
-    """The sample project translating into kk, be and ja, every provider on the fake server, no rate limit to wait."""
+    """The sample project translating into ru, fr and ja, every provider on the fake server, no rate limit to wait."""
     llm_server.respond_with(Model())
-    commands_on(project, llm_server, monkeypatch, "kk", "be", "ja")
+    commands_on(project, llm_server, monkeypatch, "ru", "fr", "ja")
     toml = project / "curate.toml"
     toml.write_text(re.sub(r"(?m)^(requests|tokens)_per_minute = \d+$", r"\1_per_minute = 100000000",
                            toml.read_text(encoding="utf-8")), encoding="utf-8")
@@ -58,7 +58,7 @@ def test_a_rerun_with_nothing_to_do_is_short_and_names_the_next_free_version(thr
     assert llm_server.count() == calls
     assert "0 done, 0 failed" not in again.output  # was a line per stage and language
     assert "describe, tag: nothing to do" in again.output
-    assert "translate: nothing to do in kk, be, ja" in again.output
+    assert "translate: nothing to do in ru, fr, ja" in again.output
     assert len(again.output.splitlines()) < 20, again.output
     steps = next_block(again.output)
     assert "`curate publish --version 1.3.0 --to hf:lab/ml2b`" in steps[-1]  # 1.0.0 would be refused
@@ -67,12 +67,12 @@ def test_a_rerun_with_nothing_to_do_is_short_and_names_the_next_free_version(thr
 
 def test_a_run_refused_for_want_of_yes_says_to_add_it_and_not_to_send_the_workbooks(three_languages, llm_server):
     project = three_languages
-    assert curate("run", "--lang", "kk").exit_code == 0
-    prompt = project / "prompts" / "translate.md"  # every Kazakh text is out of date: a redo asks first
+    assert curate("run", "--lang", "ru").exit_code == 0
+    prompt = project / "prompts" / "translate.md"  # every Russian text is out of date: a redo asks first
     prompt.write_text(prompt.read_text(encoding="utf-8") + "\nKeep the register formal.\n", encoding="utf-8")
     calls = llm_server.count()
 
-    refused = curate("run", "--lang", "kk")
+    refused = curate("run", "--lang", "ru")
 
     assert refused.exit_code == 1 and llm_server.count() == calls
     assert "rerun with --yes to go ahead" in refused.output

@@ -22,8 +22,8 @@ runner = CliRunner()
 
 @pytest.fixture
 def two_languages(project, llm_server, monkeypatch):
-    """The sample project (7 competitions) translating into Kazakh and Belarusian, on the fake server."""
-    return commands_on(project, llm_server, monkeypatch, "kk", "be")
+    """The sample project (7 competitions) translating into Russian and French, on the fake server."""
+    return commands_on(project, llm_server, monkeypatch, "ru", "fr")
 
 
 def calls(project) -> list[tuple[int, str, str, str]]:
@@ -65,14 +65,14 @@ def test_a_competition_moves_on_as_soon_as_the_stages_it_needs_have_settled_it(t
     titanic = min(number for number, stage, _, item in log if stage == "describe" and item == "titanic")
     assert any(stage == "translate" for number, stage, _, _ in log if number < titanic)
     # What each stage reports is what it reports run alone.
-    for line in ("describe: 7 done, 0 failed", "tag: 7 done, 0 failed", "translate:kk: 21 done, 0 failed",
-                 "translate:be: 21 done, 0 failed"):
+    for line in ("describe: 7 done, 0 failed", "tag: 7 done, 0 failed", "translate:ru: 21 done, 0 failed",
+                 "translate:fr: 21 done, 0 failed"):
         assert line in result.output, line
 
 
 def test_review_sheets_are_written_while_later_languages_are_still_translated(two_languages, llm_server) -> None:
-    # The first Belarusian request (be is the last language in curate.toml, so the last to finish) is held until the
-    # English rubric sheets and the Kazakh sheets exist: they can only appear in time if they are written while
+    # The first French request (fr is the last language in curate.toml, so the last to finish) is held until the
+    # English rubric sheets and the Russian sheets exist: they can only appear in time if they are written while
     # requests are still going out. (Pushed after the last translation instead, they never appear while it waits.)
     review = two_languages / "review"
     seen: dict[str, bool] = {}
@@ -80,11 +80,11 @@ def test_review_sheets_are_written_while_later_languages_are_still_translated(tw
     model = Model()
 
     def answer(request):
-        if "into Belarusian" in request.user_text and held.acquire(blocking=False):
+        if "into French" in request.user_text and held.acquire(blocking=False):
             deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and not all(any((review / code).glob("*.xlsx")) for code in ("en", "kk")):
+            while time.monotonic() < deadline and not all(any((review / code).glob("*.xlsx")) for code in ("en", "ru")):
                 time.sleep(0.05)
-            seen.update({code: any((review / code).glob("*.xlsx")) for code in ("en", "kk")})
+            seen.update({code: any((review / code).glob("*.xlsx")) for code in ("en", "ru")})
         return model(request)
 
     llm_server.respond_with(answer)
@@ -92,8 +92,8 @@ def test_review_sheets_are_written_while_later_languages_are_still_translated(tw
     result = runner.invoke(app, ["run"], env={"COLUMNS": "200"})
 
     assert result.exit_code == 0, result.output
-    assert seen == {"en": True, "kk": True}
-    assert any((review / "be").glob("*.xlsx"))
+    assert seen == {"en": True, "ru": True}
+    assert any((review / "fr").glob("*.xlsx"))
     assert result.output.count(".xlsx") == 6  # two annotators' sheets per language, as `curate review push` lists them
 
 
@@ -118,7 +118,7 @@ def test_a_competition_that_cannot_be_described_still_has_its_data_card_translat
     with Store(two_languages / "data" / "curation.sqlite") as store:
         assert store.description("titanic") is None
         assert {t.field for t in store.translations(competition="titanic")} == {"data_card"}
-        assert len(store.translations(language="kk")) == 5 * 3 + 2
+        assert len(store.translations(language="ru")) == 5 * 3 + 2
 
 
 @pytest.mark.parametrize("options, says", [

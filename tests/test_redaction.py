@@ -159,7 +159,7 @@ def test_a_servers_words_lose_the_credentials_of_the_url_they_repeat():
 
 
 def test_credentials_in_base_urls_are_hidden_in_every_output_and_file(project, llm_server, monkeypatch, caplog):
-    commands_on(project, llm_server, monkeypatch, "kk")
+    commands_on(project, llm_server, monkeypatch, "ru")
     llm_server.respond_with(Model())
     llm_server.models.known = OPENAI_MODELS | ANTHROPIC_MODELS
     monkeypatch.setenv("OPENAI_BASE_URL", with_credentials(llm_server.openai_base_url))
@@ -176,7 +176,7 @@ def test_credentials_in_base_urls_are_hidden_in_every_output_and_file(project, l
     assert f"ok    key: OPENAI_API_KEY not set; none needed for the server at {shown}" in doctor.output
     assert f"ok    endpoint {shown}: answers (openai)" in doctor.output
     assert run.exit_code == 0, run.output
-    assert any(project.glob("review/kk/*.xlsx"))
+    assert any(project.glob("review/ru/*.xlsx"))
     assert leaks(project, outputs + [caplog.text]) == []
 
 
