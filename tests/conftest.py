@@ -141,19 +141,6 @@ def fake_hub(project: Path, monkeypatch: pytest.MonkeyPatch):
     _http.set_client_factory(_http.default_client_factory)
 
 
-@pytest.fixture
-def adequacy_off(project: Path) -> None:
-    """`[translate] adequacy = false` and `meaning = false` in the project's curate.toml: for tests whose fake
-    translator writes filler words in place of a translation (tests/stages/test_translate.py's Translator), which the
-    adequacy and meaning checks rightly reject; the checks themselves are tested on real translations in
-    tests/checks/test_adequacy.py and tests/checks/test_meaning.py."""
-    config = project / "curate.toml"
-    text = config.read_text(encoding="utf-8")
-    assert "adequacy = true" in text and "meaning = true" in text
-    text = text.replace("adequacy = true", "adequacy = false", 1).replace("meaning = true", "meaning = false", 1)
-    config.write_text(text, encoding="utf-8")
-
-
 ALL_LANGUAGES = 'languages = ["ar", "be", "zh", "en", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr"]'
 
 
