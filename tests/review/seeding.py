@@ -6,6 +6,7 @@ import pytest
 
 from curation.records import CheckResult, Competition, Description, DomainTag, IngestedCompetition, Translation
 from curation.store import Store
+from tests.fakes.sample_model import sample_texts
 
 ORIGINALS = {
     "description": "Predict which passengers survived the sinking using the column `Survived` in train.csv.",
@@ -105,11 +106,12 @@ def answer_unanswered(path, verdict: str = "YES and YES", overwrite: bool = Fals
     return answered
 
 
-def seed_sample_sources(project, description: str = "Predict the target for each row of the test data.") -> None:
-    """After `curate ingest` of the sample: an English description and domain per competition, as describe and tag
-    would leave them."""
+def seed_sample_sources(project) -> None:
+    """After `curate ingest` of the sample: the sample's English description and domain per competition, as describe
+    and tag would leave them (texts the fakes answer with careful translations)."""
     with Store(project / "data" / "curation.sqlite") as store:
         for competition in store.competitions():
+            texts = sample_texts(competition.competition)
             store.save_description(Description(competition=competition.competition, provenance="machine", grade="C",
-                                               text=description))
-            store.save_domain(DomainTag(competition=competition.competition, domain="data science"))
+                                               text=texts["description"]))
+            store.save_domain(DomainTag(competition=competition.competition, domain=texts["domain"]))

@@ -1,10 +1,10 @@
 """Issue 14, situation 2: editing prompts/translate.md after review keeps what people approved or wrote.
 
-On the sample through the CLI: Kazakh is translated, reviewed (one native fix, the rest YES and YES) and merged;
-Belarusian is translated and not reviewed. Then the translate prompt changes. The reviewed Kazakh texts stay
+On the sample through the CLI: Russian is translated, reviewed (one native fix, the rest YES and YES) and merged;
+French is translated and not reviewed. Then the translate prompt changes. The reviewed Russian texts stay
 final (nothing is sent, nothing withdrawn, the native fix publishes), listed as "reviewed under an older
-prompt"; the unreviewed Belarusian ones are translated again after the run says how many and what it costs,
-and only with --yes when there is no terminal to ask on. `--redo-reviewed` redoes the Kazakh texts too, keeping
+prompt"; the unreviewed French ones are translated again after the run says how many and what it costs,
+and only with --yes when there is no terminal to ask on. `--redo-reviewed` redoes the Russian texts too, keeping
 the old versions and their verdicts in the history and sending the new ones to review.
 """
 
@@ -25,7 +25,12 @@ from tests.stages.test_translate import Translator
 
 
 runner = CliRunner()
-FIX_END = " және нәтижені мұқият тексеріңіз."
+FIX_END = " и внимательно проверьте результат."
+
+
+def reworded(answer: str) -> str:
+    """A different wording of the same translation: a doubled space, or a one-word domain's first letter recased."""
+    return answer.replace(" ", "  ", 1) if " " in answer else answer[:1].swapcase() + answer[1:]
 
 
 def curate(*args: str):
@@ -34,23 +39,23 @@ def curate(*args: str):
 
 @pytest.fixture
 def reviewed(project, llm_server, monkeypatch):
-    """kk translated, reviewed with one native fix and merged; be translated, not reviewed."""
+    """ru translated, reviewed with one native fix and merged; fr translated, not reviewed."""
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     toml = project / "curate.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace("[review.annotators]\n", '[review.annotators]\nkk = ["aigerim"]\n'),
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[review.annotators]\n", '[review.annotators]\nru = ["olga"]\n'),
                     encoding="utf-8")
     assert curate("ingest").exit_code == 0
     seed_sample_sources(project)
     llm_server.respond_with(Translator())
-    assert curate("translate", "--lang", "kk,be").exit_code == 0
-    assert curate("review", "push", "--lang", "kk").exit_code == 0
-    workbook = project / "review" / "kk" / "kk-aigerim.xlsx"
+    assert curate("translate", "--lang", "ru,fr").exit_code == 0
+    assert curate("review", "push", "--lang", "ru").exit_code == 0
+    workbook = project / "review" / "ru" / "ru-olga.xlsx"
     with Store(project / "data" / "curation.sqlite") as store:
-        fix = store.translation("titanic", "description", "kk").text.rstrip(".") + FIX_END
-    fill(workbook, "description", "titanic/description/kk", verdict="NO and YES", own_version=fix)
+        fix = store.translation("titanic", "description", "ru").text.rstrip(".") + FIX_END
+    fill(workbook, "description", "titanic/description/ru", verdict="NO and YES", own_version=fix)
     answer_unanswered(workbook)
-    assert curate("review", "pull", "--lang", "kk").exit_code == 0
-    assert "kk: 20 keep, 1 fix" in curate("merge", "--lang", "kk").output
+    assert curate("review", "pull", "--lang", "ru").exit_code == 0
+    assert "ru: 20 keep, 1 fix" in curate("merge", "--lang", "ru").output
     prompt = project / "prompts" / "translate.md"
     prompt.write_text(prompt.read_text(encoding="utf-8") + "\nKeep the register formal.\n", encoding="utf-8")
     llm_server.reset()
@@ -60,22 +65,22 @@ def reviewed(project, llm_server, monkeypatch):
 def test_a_prompt_edit_keeps_reviewed_texts_and_asks_before_redoing_the_rest(reviewed, llm_server):
     project, fix = reviewed
 
-    refused = curate("translate", "--lang", "kk,be")  # no terminal here: nothing goes without --yes
+    refused = curate("translate", "--lang", "ru,fr")  # no terminal here: nothing goes without --yes
     assert refused.exit_code == 1 and llm_server.count() == 0
-    estimate = re.search(r"translate would redo 21 texts that exist already \(be 21\); estimated cost \$(\d+\.\d\d) "
+    estimate = re.search(r"translate would redo 21 texts that exist already \(fr 21\); estimated cost \$(\d+\.\d\d) "
                          r"from \[prices\]", refused.output)
     assert estimate and float(estimate.group(1)) > 0, refused.output
     assert "rerun with --yes to go ahead" in refused.output
 
-    done = curate("translate", "--lang", "kk,be", "--yes")
+    done = curate("translate", "--lang", "ru,fr", "--yes")
     assert done.exit_code == 0, done.output
-    assert "translate:kk: 0 done" in done.output and "translate:be: 21 done" in done.output
-    assert "kept 21 texts reviewed under an older prompt or model (kk 21)" in done.output
-    assert all("Belarusian" in request.user_text for request in llm_server.requests)
+    assert "translate:ru: 0 done" in done.output and "translate:fr: 21 done" in done.output
+    assert "kept 21 texts reviewed under an older prompt or model (ru 21)" in done.output
+    assert all("French" in request.user_text for request in llm_server.requests)
 
-    merged = curate("merge", "--lang", "kk")
-    assert "kk: 20 keep, 1 fix" in merged.output and "withdrawn" not in merged.output
-    status = curate("status", "--lang", "kk", "-v")  # -v: cells wrap instead of being cut
+    merged = curate("merge", "--lang", "ru")
+    assert "ru: 20 keep, 1 fix" in merged.output and "withdrawn" not in merged.output
+    status = curate("status", "--lang", "ru", "-v")  # -v: cells wrap instead of being cut
     assert "Reviewed under an older prompt" in status.output and "and 16 more" in " ".join(status.output.split())
     with Store(project / "data" / "curation.sqlite") as store:
         for competition in store.competitions():  # the rubric is another review: its final scores seeded
@@ -83,30 +88,30 @@ def test_a_prompt_edit_keeps_reviewed_texts_and_asks_before_redoing_the_rest(rev
     published = curate("publish", "--version", "1.0.0", "--to", "dist/ml2b", "--allow-partial")
     assert published.exit_code == 0, published.output
     release = project / "dist" / "ml2b"
-    rows = pandas.read_parquet(next((release / "kk").glob("*.parquet")))
+    rows = pandas.read_parquet(next((release / "ru").glob("*.parquet")))
     titanic = rows[rows.competition == "titanic"].iloc[0]
     assert (titanic.description, titanic.description_provenance) == (fix, "native_fix")
     card = " ".join((release / "README.md").read_text(encoding="utf-8").split())
     assert "reviewed under an older prompt or model (kept: a native speaker approved or wrote them" in card
-    assert "prompt or model changed): kk 21" in card
-    assert json.loads((release / "manifest.json").read_text())["reviewed_under_older_prompts"] == {"kk": 21}
+    assert "prompt or model changed): ru 21" in card
+    assert json.loads((release / "manifest.json").read_text())["reviewed_under_older_prompts"] == {"ru": 21}
 
 
 def test_redo_reviewed_keeps_the_old_version_and_its_verdicts_and_sends_the_new_one_to_review(reviewed, llm_server):
     project, fix = reviewed
-    assert "rerun with --yes" in curate("translate", "--lang", "kk", "--redo-reviewed").output
+    assert "rerun with --yes" in curate("translate", "--lang", "ru", "--redo-reviewed").output
     with Store(project / "data" / "curation.sqlite") as store:
-        before = store.translation("titanic", "description", "kk")
-    llm_server.respond_with(lambda request: Translator()(request).replace(" ", "  ", 1))  # a different wording
+        before = store.translation("titanic", "description", "ru")
+    llm_server.respond_with(lambda request: reworded(Translator()(request)))
 
-    done = curate("translate", "--lang", "kk", "--redo-reviewed", "--yes")
+    done = curate("translate", "--lang", "ru", "--redo-reviewed", "--yes")
 
-    assert done.exit_code == 0 and "translate:kk: 21 done" in done.output, done.output
+    assert done.exit_code == 0 and "translate:ru: 21 done" in done.output, done.output
     with Store(project / "data" / "curation.sqlite") as store:
-        assert store.translation_history("titanic", "description", "kk") == [before]
-        assert any(v.own_version == fix for v in store.verdicts("kk"))  # the verdicts on the old text stay
-    assert "21 withdrawn" in curate("merge", "--lang", "kk").output
-    pushed = curate("review", "push", "--lang", "kk")
+        assert store.translation_history("titanic", "description", "ru") == [before]
+        assert any(v.own_version == fix for v in store.verdicts("ru"))  # the verdicts on the old text stay
+    assert "21 withdrawn" in curate("merge", "--lang", "ru").output
+    pushed = curate("review", "push", "--lang", "ru")
     assert "21 added" in pushed.output and "21 filled rows kept" in pushed.output, pushed.output
 
 
@@ -114,29 +119,29 @@ def test_a_changed_call_parameter_is_a_change_too(reviewed, llm_server):
     project, fix = reviewed
     prompt = project / "prompts" / "translate.md"  # undo the fixture's prompt edit: only the parameter changes
     prompt.write_text(prompt.read_text(encoding="utf-8").removesuffix("\nKeep the register formal.\n"), encoding="utf-8")
-    assert "translate: nothing to do in kk, be" in curate("translate", "--lang", "kk,be", "--yes").output
+    assert "translate: nothing to do in ru, fr" in curate("translate", "--lang", "ru,fr", "--yes").output
     toml = project / "curate.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace("# temperature = 0.0", "temperature = 0.5"), encoding="utf-8")
     llm_server.respond_with(Translator())
 
-    done = curate("translate", "--lang", "kk,be", "--yes")
+    done = curate("translate", "--lang", "ru,fr", "--yes")
 
-    assert "translate would redo 21 texts that exist already (be 21)" in done.output, done.output
-    assert "kept 21 texts reviewed under an older prompt or model (kk 21)" in done.output
+    assert "translate would redo 21 texts that exist already (fr 21)" in done.output, done.output
+    assert "kept 21 texts reviewed under an older prompt or model (ru 21)" in done.output
 
 
 def test_a_new_wording_opens_review_and_merge_again_in_status(reviewed, llm_server):
     project, fix = reviewed
     before = json.loads(curate("status", "--json").stdout)
-    assert before["matrix"]["review"]["kk"]["done"] == 7 and before["matrix"]["merge"]["kk"]["done"] == 7
-    llm_server.respond_with(lambda request: Translator()(request).replace(" ", "  ", 1))  # a different wording
+    assert before["matrix"]["review"]["ru"]["done"] == 7 and before["matrix"]["merge"]["ru"]["done"] == 7
+    llm_server.respond_with(lambda request: reworded(Translator()(request)))
 
-    assert curate("translate", "--lang", "kk", "--redo-reviewed", "--yes").exit_code == 0
+    assert curate("translate", "--lang", "ru", "--redo-reviewed", "--yes").exit_code == 0
 
-    # every kk text is a new wording nobody judged: neither review nor merge is done for any competition
+    # every ru text is a new wording nobody judged: neither review nor merge is done for any competition
     after = json.loads(curate("status", "--json").stdout)
-    assert after["matrix"]["review"]["kk"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
-    assert after["matrix"]["merge"]["kk"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
+    assert after["matrix"]["review"]["ru"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
+    assert after["matrix"]["merge"]["ru"] == {"done": 0, "flagged": 0, "open": 7, "failed": 0}
     [titanic] = [row for row in after["competitions"] if row["competition"] == "titanic"]
-    assert titanic["stages"]["merge:kk"]["detail"].startswith("waiting for review of ")
+    assert titanic["stages"]["merge:ru"]["detail"].startswith("waiting for review of ")
 
