@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 from curation.cli import app
 from curation.store import Store
 from tests.review.seeding import fill
+from tests.fakes.sample_model import Plan, SampleModel
 from tests.stages.scripted_models import TaskWriter
-from tests.stages.test_translate import Translator
+from tests.stages.test_translate import SOURCES, Translator
 
 
 runner = CliRunner()
@@ -34,7 +35,7 @@ def curate(*args: str):
 
 
 class Models:
-    """describe/score/refine/tag as TaskWriter answers them, translate requests as Translator does."""
+    """describe/score/refine/tag as `writer` answers them, translate requests as Translator does."""
 
     def __init__(self, writer: TaskWriter) -> None:
         self.writer, self.translator = writer, Translator()
@@ -47,18 +48,30 @@ class Models:
         return self.writer(request)
 
 
+def sample_writer(first: dict[str, str] | None = None) -> TaskWriter:
+    """A TaskWriter that describes and tags the sample with its own texts (which the fake translates carefully),
+    with `first` in place of some competitions' descriptions."""
+    writer = SampleModel(Plan.plain()).writer
+    writer.first.update(first or {})
+    return writer
+
+
+# Titanic's description written again: another text the translation sets hold, so its translation is a careful one.
+TITANIC_AGAIN = SOURCES["titanic_description"]
+
+
 def store_of(project) -> Store:
     return Store(project / "data" / "curation.sqlite")
 
 
 @pytest.fixture
 def approved(project, llm_server, monkeypatch):
-    """Described, tagged, translated into kk; every description but Titanic's scored 2 twice and merged; then the
+    """Described, tagged, translated into ru; every description but Titanic's scored 2 twice and merged; then the
     describe prompt edited."""
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
-    llm_server.respond_with(Models(TaskWriter()))
-    for command in (["ingest"], ["describe"], ["tag"], ["translate", "--lang", "kk"], ["review", "push", "--lang", "en"]):
+    llm_server.respond_with(Models(sample_writer()))
+    for command in (["ingest"], ["describe"], ["tag"], ["translate", "--lang", "ru"], ["review", "push", "--lang", "en"]):
         done = curate(*command)
         assert done.exit_code == 0, (command, done.output)
     with store_of(project) as store:
@@ -76,7 +89,7 @@ def approved(project, llm_server, monkeypatch):
 
 
 def test_a_describe_prompt_edit_keeps_approved_descriptions_final(approved, llm_server):
-    writer = TaskWriter(first={TITANIC: "For each Titanic passenger, predict whether they survived."})
+    writer = sample_writer({TITANIC: TITANIC_AGAIN})
     models = Models(writer)
     llm_server.respond_with(models)
     with store_of(approved) as store:
@@ -95,9 +108,9 @@ def test_a_describe_prompt_edit_keeps_approved_descriptions_final(approved, llm_
         assert all(store.description_history(slug) == [] for slug in before if slug != UNSCORED)
 
     # the translations of pinned descriptions are not redone: only Titanic's new description is translated
-    translated = curate("translate", "--lang", "kk")
-    assert translated.exit_code == 0 and "translate:kk: 1 done" in translated.output, translated.output
-    assert len(models.translated) == 1 and "predict whether they survived" in models.translated[0]
+    translated = curate("translate", "--lang", "ru")
+    assert translated.exit_code == 0 and "translate:ru: 1 done" in translated.output, translated.output
+    assert len(models.translated) == 1 and "predicts whether a passenger survived" in models.translated[0]
 
     status = " ".join(curate("status", "--lang", "en", "-v").output.split())
     assert "Reviewed under an older prompt" in status, status
@@ -120,7 +133,7 @@ def test_a_changed_call_parameter_of_a_describe_role_keeps_them_too(approved, ll
     toml.write_text(toml.read_text(encoding="utf-8").replace('refine = "anthropic:claude-sonnet-5-5"',
                                                              'refine = { model = "anthropic:claude-sonnet-5-5", temperature = 0.3 }'),
                     encoding="utf-8")
-    writer = TaskWriter()
+    writer = sample_writer()
     llm_server.respond_with(Models(writer))
 
     done = curate("describe")
@@ -146,7 +159,7 @@ def test_redo_reviewed_keeps_the_old_version_and_its_scores_and_sends_the_new_on
     with store_of(approved) as store:
         old = store.description("spaceship-titanic")
         scores_before = len(store.rubric_scores(latest=False))
-    writer = TaskWriter(first={"Spaceship Titanic": "For each passenger of the Spaceship Titanic, predict whether "
+    writer = sample_writer({"Spaceship Titanic": "For each passenger of the Spaceship Titanic, predict whether "
                                                     "they were transported to another dimension."})
     models = Models(writer)
     llm_server.respond_with(models)
@@ -164,31 +177,32 @@ def test_redo_reviewed_keeps_the_old_version_and_its_scores_and_sends_the_new_on
     assert "1 withdrawn" in merged.output and "5 final" in merged.output, merged.output
     pushed = curate("review", "push", "--lang", "en")
     assert pushed.exit_code == 0 and "1 added" in pushed.output, pushed.output
-    # the new English text is translated again (a changed source always is)
-    assert "translate:kk: 1 done" in curate("translate", "--lang", "kk").output
+    # the new English text is translated again (a changed source always is; no set holds it, so the fake's filler
+    # comes back, which the checks flag: a flagged text is done too)
+    assert "translate:ru: 1 done" in curate("translate", "--lang", "ru").output
 
 
 def test_curate_run_redoes_approved_descriptions_only_when_told(approved, llm_server):
-    writer = TaskWriter(first={TITANIC: "For each Titanic passenger, predict whether they survived."})
+    writer = sample_writer({TITANIC: TITANIC_AGAIN})
     llm_server.respond_with(Models(writer))
 
-    kept = curate("run", "--lang", "kk", "--yes")
+    kept = curate("run", "--lang", "ru", "--yes")
 
     assert kept.exit_code == 0, kept.output
     assert "kept 5 descriptions reviewed under an older prompt or model" in kept.output
     assert {name for role, name in writer.asked if role == "describe"} == {TITANIC}
-    assert "translate:kk: 1 done" in kept.output  # Titanic's new description; the pinned ones' translations stay
+    assert "translate:ru: 1 done" in kept.output  # Titanic's new description; the pinned ones' translations stay
 
     with store_of(approved) as store:
         old = store.description("spaceship-titanic")
-    writer = TaskWriter(first={"Spaceship Titanic": "For each passenger of the Spaceship Titanic, predict whether "
+    writer = sample_writer({"Spaceship Titanic": "For each passenger of the Spaceship Titanic, predict whether "
                                                     "they were transported to another dimension."})
     llm_server.respond_with(Models(writer))
 
-    redone = curate("run", "--lang", "kk", "--redo-reviewed", "--yes")
+    redone = curate("run", "--lang", "ru", "--redo-reviewed", "--yes")
 
     assert redone.exit_code == 0, redone.output
     assert "describe: 5 done" in redone.output and "kept" not in redone.output  # the 5 approved ones
     with store_of(approved) as store:
         assert store.description_history("spaceship-titanic") == [old]
-    assert "translate:kk: 1 done" in redone.output  # the changed English text, translated in the same run
+    assert "translate:ru: 1 done" in redone.output  # the changed English text, translated in the same run
