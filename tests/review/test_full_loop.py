@@ -6,7 +6,6 @@ without a version (it goes back to translate with her comment, comes back retran
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
 
 import openpyxl
@@ -14,16 +13,13 @@ from typer.testing import CliRunner
 
 from curation.cli import app
 from curation.llm import LLM
-from curation.records import Description, DomainTag
 from curation.review.statistics import review_statistics
 from curation.stages.translate import translate_languages
 from curation.store import Store
-
-from tests.review.seeding import fill
+from tests.review.seeding import fill, seed_sample_sources
 from tests.stages.test_translate import Translator
 
-
-COMMENT = "Баған атаулары дұрыс емес аударылған"
+COMMENT = "Названия столбцов переведены неверно"
 
 
 def curate(*args: str):
@@ -31,7 +27,7 @@ def curate(*args: str):
     return result
 
 
-async def translate(settings, language="kk"):
+async def translate(settings, language="ru"):
     with Store(settings.path("store")) as store:
         async with LLM(settings, store, stage="translate") as llm:
             [(_, summary)] = await translate_languages(store, settings, llm, [language])
@@ -52,44 +48,40 @@ def answer_all(path: Path, verdict: str = "YES and YES") -> None:
 async def test_translate_push_fill_pull_merge_report_and_a_second_round(project, llm_settings, llm_server):
     toml = project / "curate.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace(
-        '[review.annotators]\n', '[review.annotators]\nkk = ["aigerim"]\n'), encoding="utf-8")
+        '[review.annotators]\n', '[review.annotators]\nru = ["olga"]\n'), encoding="utf-8")
     assert curate("ingest").exit_code == 0
+    seed_sample_sources(project)
     with Store(llm_settings.path("store")) as store:
         slugs = [c.competition for c in store.competitions()]
-        for slug in slugs:
-            store.save_description(Description(
-                competition=slug, provenance="machine", grade="C",
-                text="Predict the target of each row of `test.csv` from the labelled rows of `train.csv`."))
-            store.save_domain(DomainTag(competition=slug, domain="data science"))
     llm_server.respond_with(Translator())
     await translate(llm_settings)
 
-    pushed = curate("review", "push", "--lang", "kk")
+    pushed = curate("review", "push", "--lang", "ru")
     assert pushed.exit_code == 0, pushed.output
-    workbook = project / "review" / "kk" / "kk-aigerim.xlsx"
-    assert f"kk aigerim: {workbook.relative_to(project)}" in pushed.output.replace(str(project) + "/", "")
+    workbook = project / "review" / "ru" / "ru-olga.xlsx"
+    assert f"ru olga: {workbook.relative_to(project)}" in pushed.output.replace(str(project) + "/", "")
     with Store(llm_settings.path("store")) as store:
-        machine = store.translation("titanic", "description", "kk").text
-    fix = machine.rstrip(".") + " және нәтижелерді мұқият тексеріңіз."
-    fill(workbook, "description", "titanic/description/kk", verdict="NO and YES", own_version=fix)
-    fill(workbook, "data_card", "titanic/data_card/kk", verdict="NO and NO", comment=COMMENT)
+        machine = store.translation("titanic", "description", "ru").text
+    fix = machine.rstrip(".") + " и внимательно проверьте результаты."
+    fill(workbook, "description", "titanic/description/ru", verdict="NO and YES", own_version=fix)
+    fill(workbook, "data_card", "titanic/data_card/ru", verdict="NO and NO", comment=COMMENT)
     answer_all(workbook)
 
-    pulled = curate("review", "pull", "--lang", "kk")
+    pulled = curate("review", "pull", "--lang", "ru")
     assert pulled.exit_code == 0, pulled.output
     judged = 3 * len(slugs)
-    assert f"kk: {judged} new verdicts" in pulled.output
-    assert "note: kk-aigerim.xlsx tab 'data_card' row" in pulled.output and "without your version" in pulled.output
-    assert len(list((project / "annotations" / "kk").glob("*-aigerim.csv"))) == 1
+    assert f"ru: {judged} new verdicts" in pulled.output
+    assert "note: ru-olga.xlsx tab 'data_card' row" in pulled.output and "without your version" in pulled.output
+    assert len(list((project / "annotations" / "ru").glob("*-olga.csv"))) == 1
 
-    merged = curate("merge", "--lang", "kk")
+    merged = curate("merge", "--lang", "ru")
     assert merged.exit_code == 0, merged.output
-    assert f"kk: {judged - 2} keep, 1 fix, 1 retranslate" in merged.output
+    assert f"ru: {judged - 2} keep, 1 fix, 1 retranslate" in merged.output
     with Store(llm_settings.path("store")) as store:
-        finals = {(f.competition, f.field): f for f in store.final_texts("kk")}
+        finals = {(f.competition, f.field): f for f in store.final_texts("ru")}
         assert (finals[("titanic", "description")].text, finals[("titanic", "description")].provenance) == (fix, "native_fix")
         assert ("titanic", "data_card") not in finals
-        [request] = store.open_requests("retranslate", language="kk")
+        [request] = store.open_requests("retranslate", language="ru")
         assert request["feedback"] == f"NO and NO: {COMMENT}"
 
     # round 2: translate redoes the data card with the comment in its prompt; it goes back to the annotator
@@ -97,26 +89,26 @@ async def test_translate_push_fill_pull_merge_report_and_a_second_round(project,
     await translate(llm_settings)
     assert len(llm_server.requests) == 1 and COMMENT in llm_server.requests[0].user_text
     with Store(llm_settings.path("store")) as store:
-        again = store.translation("titanic", "data_card", "kk")
+        again = store.translation("titanic", "data_card", "ru")
         assert (again.provenance, again.round) == ("retranslated", 2)
-    repushed = curate("review", "push", "--lang", "kk")
+    repushed = curate("review", "push", "--lang", "ru")
     assert "1 added, 0 updated" in repushed.output and "1 filled rows kept" in repushed.output
     rows = [row for row in openpyxl.load_workbook(workbook)["data_card"].iter_rows(min_row=2, values_only=True) if row[0]]
-    assert [row[0] for row in rows if row[0].startswith("titanic/")] == ["titanic/data_card/kk", "titanic/data_card/kk #2"]
+    assert [row[0] for row in rows if row[0].startswith("titanic/")] == ["titanic/data_card/ru", "titanic/data_card/ru #2"]
     answer_all(workbook)
-    assert "kk: 1 new verdict," in curate("review", "pull", "--lang", "kk").output
-    assert f"kk: {judged - 1} keep, 1 fix" in curate("merge", "--lang", "kk").output
+    assert "ru: 1 new verdict," in curate("review", "pull", "--lang", "ru").output
+    assert f"ru: {judged - 1} keep, 1 fix" in curate("merge", "--lang", "ru").output
 
     with Store(llm_settings.path("store")) as store:
-        final = next(f for f in store.final_texts("kk") if (f.competition, f.field) == ("titanic", "data_card"))
+        final = next(f for f in store.final_texts("ru") if (f.competition, f.field) == ("titanic", "data_card"))
         assert (final.provenance, final.text) == ("retranslated", again.text)
         assert store.open_requests("retranslate") == []
-        stats = review_statistics(store, "kk")
+        stats = review_statistics(store, "ru")
         assert stats.items == judged and stats.open_items == 0
         assert stats.share_fixed == 1 / judged
 
     reported = curate("report")
     assert reported.exit_code == 0, reported.output
     text = (project / "reports" / "review.md").read_text(encoding="utf-8")
-    assert f"| Kazakh (kk) | {judged} |" in text
+    assert f"| Russian (ru) | {judged} |" in text
     assert (project / "reports" / "verdicts_by_language.png").exists()
