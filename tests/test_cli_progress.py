@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app

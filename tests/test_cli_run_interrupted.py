@@ -13,8 +13,6 @@ import subprocess
 import threading
 from collections import Counter
 
-import pytest
-
 from curation.store import Store
 from tests.conftest import REPO
 from tests.fakes.llm_server import hang

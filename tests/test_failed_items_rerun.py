@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app

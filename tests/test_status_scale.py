@@ -15,8 +15,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from curation.config import Settings
 from curation.llm import LLM
 from curation.records import PushedRow, Verdict

@@ -7,7 +7,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from curation.checks.masking import mask_identifiers, placeholder, protected_names

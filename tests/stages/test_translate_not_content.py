@@ -3,13 +3,11 @@ stored, not even flagged for a person (issue 14)."""
 
 from __future__ import annotations
 
-import pytest
 from curation.checks.masking import mask_identifiers
 from curation.prompts import load_prompt
 from curation.stages.translate import QUOTED
 from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer, names_of,
                                          retried_once, translate)
-
 
 
 async def test_a_refusal_is_asked_again_and_the_translation_stored(store, llm_settings, llm_server):

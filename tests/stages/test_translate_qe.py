@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import openpyxl
-import pytest
 from typer.testing import CliRunner
 
 from curation.cli import app
