@@ -20,8 +20,8 @@ from tests.stages.test_concurrent_runs import CURATE, bodies, concurrent_project
 from tests.test_cli_run import Model
 
 
-ARGS = ["run", "--lang", "ru"]
-INTERRUPTED = ("interrupted; every finished item and LLM answer is kept in the store: run `curate run --lang ru` "
+ARGS = ["run", "--lang", "zh"]
+INTERRUPTED = ("interrupted; every finished item and LLM answer is kept in the store: run `curate run --lang zh` "
                "again to continue where it stopped")
 
 
@@ -99,7 +99,7 @@ def test_ctrl_c_keeps_what_finished_says_so_in_one_line_and_a_rerun_finishes(pro
 
     assert rerun.returncode == 0, stdout + stderr
     with Store(project / "data" / "curation.sqlite") as store:
-        assert len(store.descriptions()) == 7 and len(store.domains()) == 7 and len(store.translations("ru")) == 21
+        assert len(store.descriptions()) == 7 and len(store.domains()) == 7 and len(store.translations("zh")) == 21
         assert store.request_claims() == []
     assert paid_twice(project) == []
     # Sent again: only requests left in flight by an interrupted run, once more each time that happened.

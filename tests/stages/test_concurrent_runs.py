@@ -33,9 +33,9 @@ WAITING = "waiting for its answers instead of paying for them twice"
 
 
 def concurrent_project(project, llm_server, monkeypatch, max_concurrent: int = 16) -> Path:
-    """The sample translating into Russian, every provider on the fake, no rate limit in the way, and a waiting
+    """The sample translating into Chinese, every provider on the fake, no rate limit in the way, and a waiting
     command looking at the claims every 10 ms."""
-    commands_on(project, llm_server, monkeypatch, "ru")
+    commands_on(project, llm_server, monkeypatch, "zh")
     toml = project / "curate.toml"
     text = toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nclaim_poll_seconds = 0.01\n", 1)
     for limits in ("requests_per_minute = 500\ntokens_per_minute = 200000\nmax_concurrent = 16",
@@ -118,10 +118,10 @@ class Gate:
 # What each command leaves in the store when both have finished (the second may find some of it done already:
 # `curate run` looks for a competition's translations only once its domain is settled).
 @pytest.mark.parametrize(("args", "prepare", "finished"), [
-    (["translate", "--lang", "ru"], sources, lambda store: len(store.translations("ru")) == 21),
+    (["translate", "--lang", "zh"], sources, lambda store: len(store.translations("zh")) == 21),
     (["describe"], ingested, lambda store: len(store.descriptions()) == 7),
     (["tag"], described, lambda store: len(store.domains()) == 7),
-    (["run", "--lang", "ru"], lambda project: None, lambda store: len(store.translations("ru")) == 21),
+    (["run", "--lang", "zh"], lambda project: None, lambda store: len(store.translations("zh")) == 21),
 ], ids=["translate", "describe", "tag", "run"])
 def test_two_commands_at_once_send_each_request_once(project, llm_server, monkeypatch, args, prepare, finished):
     project = concurrent_project(project, llm_server, monkeypatch)
@@ -154,11 +154,11 @@ def test_a_killed_command_s_requests_are_taken_over_by_the_one_waiting_for_them(
     model, second_started = Model(), threading.Event()
     llm_server.respond_with(lambda request: model(request) if second_started.is_set() else hang())
 
-    first = Command(project, ["translate", "--lang", "ru"], "first")
+    first = Command(project, ["translate", "--lang", "zh"], "first")
     until(lambda: llm_server.count() == 4 or first.process.poll() is not None)  # its other items wait for a slot
     hung = set(bodies(llm_server))
     second_started.set()
-    second = Command(project, ["translate", "--lang", "ru"], "second")
+    second = Command(project, ["translate", "--lang", "zh"], "second")
     try:
         until(lambda: second.said(WAITING) or second.process.poll() is not None)
     finally:
@@ -168,11 +168,11 @@ def test_a_killed_command_s_requests_are_taken_over_by_the_one_waiting_for_them(
     llm_server.release()
 
     assert first.process.returncode == -signal.SIGKILL
-    assert code == 0 and "translate:ru: 21 done, 0 failed" in output, output
+    assert code == 0 and "translate:zh: 21 done, 0 failed" in output, output
     assert WAITING in output
     # Asked again: exactly the four the killed command was waiting on when it died, each once more; nothing else.
     assert {body for body, times in bodies(llm_server).items() if times > 1} == hung and len(hung) == 4
     assert max(bodies(llm_server).values()) == 2
     assert paid_twice(project) == []
     with Store(project / "data" / "curation.sqlite") as store:
-        assert len(store.translations("ru")) == 21 and store.request_claims() == []
+        assert len(store.translations("zh")) == 21 and store.request_claims() == []
