@@ -9,8 +9,9 @@ sentences into one, split one in two and reorder clauses (curation/checks/alignm
   translated units one English one (a split); two units left unpaired on both sides that match each other are a
   sentence the translator moved;
 - a unit left unpaired is added (translation) or omitted (English) unless it is the other half of a split or merge
-  with its neighbour: gluing it on brings that link closer, and the link's length ratio with it is nearer the
-  text's usual one than without it; or (USE) it says a clause of the neighbour's English, made a sentence of its own;
+  with its neighbour (curation/checks/glue.py): gluing it on brings that link closer, and the link's length ratio
+  with it is nearer the text's usual one than without it; or (USE) it says a clause of the neighbour's English, made
+  a sentence of its own;
 - in a pair (USE languages only), a clause of the translation whose removal brings the sentence much closer to its
   English one, that makes the sentence's length fit the English better and says nothing any English unit, nor a
   clause of its sentence or of the next or previous one, says, is added ("…, the data is on Kaggle"); a clause of the
@@ -30,19 +31,18 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from curation.checks import tags
 from curation.checks.alignment import Link, align, remember, reordered
-from curation.checks.clauses import CLAUSE_HALF, clause_match, clause_problems, prose_size, without_each_clause
+from curation.checks.clauses import clause_problems, prose_size, without_each_clause
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
+from curation.checks.glue import absorbed, in_place, validated
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
 from curation.checks.prose import prose, quote
 from curation.checks.segments import blocks, sentences
-from curation.checks.senses import lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -67,15 +67,6 @@ LOOSE_PAIR = {"use": 0.30}
 # A merge or a split must bring its pair this much closer than the better of its halves for the alignment to
 # consider it (it is then validated like any other glue, below).
 GLUE_GAIN = {"use": 0.02, "e5": 0.008}
-# Glue: a unit is the other half of a split or merge when gluing it onto its neighbour's link scores above ABSORBED:
-# (how much nearer the text's usual ratio it brings the link's length ratio) + (how much nearer the language's
-# TYPICAL_RATIO it brings the whole text's) + GAIN_WEIGHT x (how much closer it brings the link's vectors). The weight
-# puts USE's gain on the length fits' scale; e5's gains are noise at this scale on the calibration set (correct and
-# invented sentences alike moved it by ±0.03), so for e5 the lengths decide. Calibrated on the natural calibration
-# set: correct merges and splits scored above -0.10 (USE) and -0.19 (e5, one 2% sentence; the rest above 0.01);
-# invented and dropped sentences at most -0.18 (USE; a dropped list item -0.13) and -0.11 (e5).
-GAIN_WEIGHT = {"use": 5.0, "e5": 0.0}
-ABSORBED = {"use": -0.15, "e5": -0.13}
 # Characters of prose of a translation per character of English prose, per language: the medians of the calibration
 # set's correct texts (identifiers and numbers left out; a text's ratio lies within about 10% of it, 10th to 90th
 # percentile).
@@ -85,19 +76,6 @@ TYPICAL_RATIO = {"ar": 0.88, "be": 1.04, "zh": 0.34, "ru": 1.06, "fr": 1.19, "it
 # the widest span at which e5's judgement never differed on the calibration sets (at 1.33 a sentence that lost its
 # condition, which e5 left unpaired, would have been paired; 1.3 spares e5 a quarter of the texts).
 ONE_TO_ONE_SPAN = 1.3
-# A sentence left unpaired on both sides in the same place (between the same pairs, the only one of each there), with
-# the same identifiers and numbers and a length within ONE_TO_ONE_SPAN of the usual ratio, is a loose rendering of a
-# short sentence ("Transfers between wards are not readmissions." as "病棟間の転棟は再入院ではありません。", 0.28) when
-# its cosine reaches this much below the cut: an added clause or a dropped one leaves the length off, an invented or a
-# dropped sentence has no partner in its place.
-IN_PLACE = {"use": 0.25, "e5": 0.05}
-# An English sentence this short (characters of prose) has no usual length ratio: "No sample was taken before 2015."
-# (26) as "Toate probele au fost prelevate în 2015 sau mai târziu." (49).
-SHORT_SIZE = 30
-# A sentence of at most this many words is too short for the encoder ("Smaller is better.", "Hay que minimizarlo."):
-# it is the other half of its neighbour when what it says (negation, direction, units: the meaning words) is what
-# the neighbour's partner says more often than the neighbour does.
-SHORT_WORDS = 4
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
 
 
@@ -198,125 +176,6 @@ class _Texts:
         return abs(math.log(ratio_before / usual)) - abs(math.log(ratio_after / usual))
 
 
-def _absorbing(texts: _Texts, index: int, translated: bool, links: Sequence[Link],
-               hosts: Sequence[Link] | None = None) -> Link | None:
-    """The link next to the unpaired unit `index` (among `hosts`, by default every link) of which it is the other half
-    (a split or merge), or None when it is content of its own (added) or missing (omitted): gluing it on brings the
-    link closer (embedding gain) and makes the link's and the text's length ratios fit better (an invented or a
-    missing sentence leaves one side long); or it carries identifiers or numbers of the partner that the rest of its
-    own side lacks (a split moves them with the half they belong to). A sentence never joins another list item:
-    translators keep items whole."""
-    side = texts.translated if translated else texts.english
-    lone = side[index]
-    for link in hosts if hosts is not None else links:
-        own, theirs = (link.t, link.s) if translated else (link.s, link.t)
-        if not own or not theirs or (index - 1 not in own and index + 1 not in own):
-            continue
-        if _said_by_partner(texts, index, translated, own, theirs):
-            return link
-        if (lone.own_block or side[own[0]].own_block) and lone.block not in {side[i].block for i in own}:
-            continue
-        other_side = texts.english if translated else texts.translated
-        theirs_anchors = frozenset().union(*(other_side[i].anchors for i in theirs))
-        own_anchors = frozenset().union(*(side[i].anchors for i in own))
-        if lone.anchors and lone.anchors <= theirs_anchors and not lone.anchors <= own_anchors:
-            return link  # it carries the partner's identifiers or numbers the rest of its side lacks: a piece of it
-        margin = CLAUSE_HALF.get(texts.name)
-        if margin is not None and clause_match(texts, (texts.vt if translated else texts.vs)[index], theirs,
-                                                not translated) >= texts.cut + margin:
-            return link  # it says a clause of the partner: the sentence the translator made of that clause
-        glued = tuple(sorted((*own, index)))
-        partner = texts.vector(not translated, theirs)
-        gain = float(texts.vector(translated, glued) @ partner) - float(texts.vector(translated, own) @ partner)
-        mine, other = texts.length(translated, own), texts.length(not translated, theirs)
-        together = mine + texts.length(translated, (index,))
-        before, after = (mine / other, together / other) if translated else (other / mine, other / together)
-        whole_t, whole_s = texts.length(True, range(len(texts.t))), texts.length(False, range(len(texts.e)))
-        alone = texts.length(translated, (index,))
-        without = (whole_t - alone) / whole_s if translated else whole_t / (whole_s - alone)
-        score = (texts.fit(before, after, texts.typical) + texts.fit(without, whole_t / whole_s, texts.typical)
-                 + GAIN_WEIGHT[texts.name] * gain)
-        if score > ABSORBED[texts.name]:
-            return link
-    return None
-
-
-def _said_by_partner(texts: _Texts, index: int, translated: bool, own: Sequence[int], theirs: Sequence[int]) -> bool:
-    """Whether a short unit says a meaning word that the link's other side says more often than its own side."""
-    side, other_side = (texts.translated, texts.english) if translated else (texts.english, texts.translated)
-    if len(side[index].plain.split()) > SHORT_WORDS:
-        return False
-    codes = (texts.code, "en") if translated else ("en", texts.code)
-    words = [senses(code) for code in codes]
-    if words[0] is None or words[1] is None:
-        return False
-
-    def said(units: Sequence[Unit], which: int) -> Counter:
-        return sum((words[which].count(lower(unit.plain, codes[which])) for unit in units), Counter())
-
-    lone = said([side[index]], 0) - Counter({relations().clause: 99})
-    mine, partner = said([side[i] for i in own], 0), said([other_side[i] for i in theirs], 1)
-    return any(partner[concept] > mine[concept] for concept in lone)
-
-
-def _absorbed(texts: _Texts, links: list[Link]) -> list[Link]:
-    """Links with every unpaired unit that is half of a split or merge glued onto its neighbour's link."""
-    links = list(links)
-    for lone in [link for link in links if not (link.t and link.s)]:
-        translated = bool(lone.t)
-        index = lone.t[0] if translated else lone.s[0]
-        host = _absorbing(texts, index, translated, [link for link in links if link.t and link.s])
-        if host is not None:
-            grown = (Link(tuple(sorted((*host.t, index))), host.s, host.score) if translated
-                     else Link(host.t, tuple(sorted((*host.s, index))), host.score))
-            links[links.index(host)] = grown
-            links.remove(lone)
-    return links
-
-
-def _in_place(texts: _Texts, links: list[Link]) -> list[Link]:
-    """Links with each translated and English unit left unpaired alone in the same place paired (IN_PLACE)."""
-    paired = [link for link in links if link.t and link.s]
-    lone_t = [link for link in links if link.t and not link.s]
-    lone_s = [link for link in links if link.s and not link.t]
-
-    def place(index: int, translated: bool) -> tuple[bool, ...]:
-        return tuple((max(link.t) < index) if translated else (max(link.s) < index) for link in paired)
-
-    for t_link in lone_t:
-        here = place(t_link.t[0], True)
-        mates = [s for s in lone_s if place(s.s[0], False) == here]
-        if len(mates) != 1 or sum(place(other.t[0], True) == here for other in lone_t) != 1:
-            continue
-        e, t = texts.english[mates[0].s[0]], texts.translated[t_link.t[0]]
-        score = float(texts.pair[t_link.t[0], mates[0].s[0]])
-        fits = abs(math.log(max(1, t.size) / max(1, e.size) / texts.typical)) <= math.log(ONE_TO_ONE_SPAN)
-        if e.anchors == t.anchors and score >= texts.cut - IN_PLACE[texts.name] and (fits or e.size <= SHORT_SIZE):
-            links[links.index(t_link)] = Link(t_link.t, mates[0].s, score)
-            links.remove(mates[0])
-    return links
-
-
-def _validated(texts: _Texts, links: list[Link]) -> list[Link]:
-    """A merge or split the alignment chose stands only if its weaker half passes the glue test against the stronger
-    one; otherwise the stronger half is a pair and the weaker is left unpaired."""
-    checked = []
-    for place, link in enumerate(links):
-        if len(link.t) + len(link.s) <= 2:
-            checked.append(link)
-            continue
-        translated = len(link.t) == 2
-        halves = link.t if translated else link.s
-        scores = [float(texts.pair[h, link.s[0]] if translated else texts.pair[link.t[0], h]) for h in halves]
-        strong, weak = (halves[0], halves[1]) if scores[0] >= scores[1] else (halves[1], halves[0])
-        single = Link((strong,), link.s, max(scores)) if translated else Link(link.t, (strong,), max(scores))
-        if _absorbing(texts, weak, translated, [*links[:place], single, *links[place + 1:]], hosts=[single]):
-            checked.append(link)
-        else:
-            checked += [single, Link((weak,), ()) if translated else Link((), (weak,))]
-    return checked
-
-
 def check_adequacy(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
     """No translated content without English content (added), no English content left untranslated (omitted)."""
     if len(re.findall(r"[^\W\d_]+", source)) < MIN_SOURCE_WORDS:
@@ -359,7 +218,8 @@ def _one_to_one(english: Sequence[Unit], translated: Sequence[Unit], language: s
 def _judge(texts: _Texts, key: tuple) -> CheckResult:
     cut, pair = texts.cut, texts.pair
     links = align(pair, texts.merge, texts.split, cut, GLUE_GAIN[texts.name])
-    links = _in_place(texts, _absorbed(texts, reordered(_validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name))))
+    links = in_place(texts, absorbed(texts, reordered(validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name))),
+                     ONE_TO_ONE_SPAN)
     remember(key, links)  # the meaning checks compare words on these pairs of sentences
     problems = []
     for link in sorted(links, key=lambda link: (link.t or (len(texts.t),), link.s or (-1,))):
