@@ -159,18 +159,12 @@ def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
             if e[concept] and not t[concept]]
 
 
-def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: Side, removed: bool) -> bool:
-    """Whether another pair of sentences (or a sentence left unpaired) negates on one side and has nothing of the kind
-    on the other (`removed`: negates in the translation, otherwise in the English, where a negative sense counts too):
-    the one missing here went there, or the one added here came from there. Counts are not compared: many languages
-    negate twice where English negates once ("non usare mai", "никогда не используйте")."""
-    for e, t in everything:
-        if e.units == english.units and t.units == translated.units:
-            continue
-        if ((t.negations() and not e.negations(soft=True)) if removed
-                else (e.negations(soft=True) and not t.negations(soft=True))):
-            return True
-    return False
+def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: Side) -> bool:
+    """Whether another pair of sentences (or a sentence left unpaired) negates in the translation and has nothing of
+    the kind in the English, not even a negative sense: the negation missing here went there. Counts are not compared:
+    many languages negate twice where English negates once ("non usare mai", "никогда не используйте")."""
+    return any(t.negations() and not e.negations(soft=True) for e, t in everything
+               if not (e.units == english.units and t.units == translated.units))
 
 
 def _whole(sides: list[tuple[Side, Side]] | None) -> tuple[Counter, Counter]:
@@ -195,7 +189,7 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
     problems: list[str] = []
     for english, translated in sides:
         problem = _negation(english, translated)
-        if problem and _elsewhere(everything, english, translated, removed="has no negation where" in problem):
+        if problem and _elsewhere(everything, english, translated):
             problem = None
         # a reversal or a changed unit must show in the whole text too (a word the alignment put elsewhere is none)
         flipped = _reversed(english, translated, whole_e, whole_t)
