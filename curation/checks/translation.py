@@ -34,7 +34,7 @@ from curation.checks.meaning import check_meaning
 from curation.checks.roles import check_roles
 from curation.checks.han import traditional
 from curation.checks.language import check_language, check_not_copy
-from curation.checks import alignment, language_id, segments, tags
+from curation.checks import alignment, language_id, masking, segments, tags
 from curation.checks import prose as prose_module
 from curation.checks.masking import PLACEHOLDER, PLACEHOLDER_DEBRIS, protected_spans
 from curation.checks.numbers import check_numbers
@@ -329,6 +329,7 @@ HARD_CHECKS = ("placeholders", "numbers", "language", "not_copy", "script")
 def clear_caches() -> None:
     """Forget every cached reading of a text, so a benchmark times each text as if it were new."""
     language_id.clear_cache()
+    masking.clear_cache()
     alignment.forget()
     prose_module.clear_cache()
     segments.clear_cache()

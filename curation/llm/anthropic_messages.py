@@ -21,6 +21,7 @@ from curation.llm.parameters import CallParameters, ParameterRefused, api_messag
 from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, BrokenBody, Reply, Transient, Unreachable, broken_connection,
                                 classify, unreachable_reason, unreadable_body)
 from curation.llm.schemas import json_schema
+from curation.llm.tls import tls_context
 from curation.redaction import redact_url
 
 if TYPE_CHECKING:
@@ -34,7 +35,9 @@ class AnthropicMessages:
         self.timeout = settings.timeout_seconds
         self.connect_timeout = min(CONNECT_TIMEOUT_SECONDS, settings.timeout_seconds)
         timeout = anthropic.Timeout(settings.timeout_seconds, connect=self.connect_timeout)
-        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.client = anthropic.AsyncAnthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0,
+            http_client=anthropic.DefaultAsyncHttpxClient(verify=tls_context()))
         self.endpoint = redact_url(str(self.client.base_url).rstrip("/"))  # for messages: no credentials
 
     def request_body(self, model: str, messages: list[dict], schema: type[BaseModel] | None, mode: object,

@@ -14,6 +14,7 @@ from curation.llm.parameters import CallParameters, ParameterRefused, api_messag
 from curation.llm.reply import (CONNECT_TIMEOUT_SECONDS, BrokenBody, Reply, Transient, Unreachable, broken_connection,
                                 classify, unreadable_body, unreachable_reason)
 from curation.llm.schemas import json_schema, strict_json_schema
+from curation.llm.tls import tls_context
 from curation.redaction import redact_url
 
 if TYPE_CHECKING:
@@ -32,7 +33,9 @@ class OpenAIChat:
         self.timeout = settings.timeout_seconds
         self.connect_timeout = min(CONNECT_TIMEOUT_SECONDS, settings.timeout_seconds)
         timeout = openai.Timeout(settings.timeout_seconds, connect=self.connect_timeout)
-        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(verify=tls_context()))
         self.endpoint = redact_url(str(self.client.base_url).rstrip("/"))  # for messages: no credentials
         # Compatible servers (vLLM, Ollama, llama.cpp) all know max_tokens; OpenAI itself prefers the newer name.
         self.max_tokens_field = "max_tokens" if base_url else "max_completion_tokens"

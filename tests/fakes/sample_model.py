@@ -45,6 +45,7 @@ FIRST_BROKEN = ("number_damaged", "number_dropped", "english_echo", "wrong_scrip
 RESTRUCTURED = ("merge", "split", "reorder", "lowercase_start")
 
 
+@lru_cache(maxsize=None)  # every Plan asks for the same few thousand: masking them again was most of a Plan's cost
 def masked_answer(translation: str, source: str, names: tuple[str, ...] = ()) -> str | None:
     """A real translation as a model returns it: each of the English text's protected spans as its placeholder.
 
