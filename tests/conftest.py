@@ -25,7 +25,8 @@ PACING_SPEED = 100  # a second of rate limits and back-off takes 10 ms in a test
 # typer turns an app into its click commands at every CliRunner.invoke: 15 ms of signature and annotation reading for
 # curate's commands, a thousand times over the suite. An app's commands are the same every time, so each app's are
 # built once per process; options' defaults and environment variables are still read at each invocation.
-_get_command = typer.testing._get_command
+# (A typer without that private hook is left as it is: slower, the same results.)
+_get_command = getattr(typer.testing, "_get_command", None)
 _commands: dict[int, tuple[object, object]] = {}
 
 
@@ -36,7 +37,8 @@ def _command_once(app):
     return built[1]
 
 
-typer.testing._get_command = _command_once
+if _get_command is not None:
+    typer.testing._get_command = _command_once
 
 
 # Modules start longest first. With `--dist loadscope` a worker takes a whole module at a time, and xdist's own order
