@@ -13,6 +13,7 @@ from curation.config import Price, ProviderSettings, Settings
 from curation.excerpt import plural
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
+from curation.llm.backoff_notice import BackoffNotices
 from curation.llm.batch_api import BatchAPI
 from curation.llm.batch_calls import NoUsableAnswer, batch_reply
 from curation.llm.batching import Batcher, BatchUnanswered
@@ -37,8 +38,6 @@ from curation.store import Store
 # passing fault: a few quick tries, then the provider is given up for the run instead of every call waiting out
 # max_retry_seconds.
 CONNECT_ATTEMPTS = 3
-# A back-off at least this long gets a line on stderr, so that a run waiting on a provider does not look hung.
-NOTICE_AFTER_SECONDS = 5.0
 # What happens instead of a refused parameter, for its one line on stderr.
 WITHOUT = {"max_tokens": "sending max_completion_tokens instead", "max_completion_tokens": "sending max_tokens instead",
            "tool_choice": "asking for its JSON-schema output instead of a forced tool call"}
@@ -70,7 +69,7 @@ class LLM:
         self._refused: dict[str, set[str]] = {}  # provider:model -> parameters it refused this run (wire names)
         self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
         self._unreachable: dict[str, EndpointUnreachable] = {}  # providers given up on this run
-        self._announced_until: dict[str, float] = {}  # provider -> end of the last back-off printed
+        self._notices = BackoffNotices()
         # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
         self.batch_mode = settings.llm.mode == "batch"
         self.batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api,
@@ -362,25 +361,13 @@ class LLM:
                     raise Rejected(f"{error.reason}; gave up after {plural(progress.attempts, 'attempt')} in "
                                    f"{progress.since_sent(pacing.now()):.1f}s "
                                    f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
-                self._announce_backoff(call.provider, error.reason, wait)
+                self._notices.announce(call.provider, error.reason, wait)
                 progress.skipped += await pacing.back_off(wait)
                 continue
             progress.usage = progress.usage + reply.usage
             if progress.mode == "json_mode" and settings.structured_output == "auto":
                 self._json_mode.add(call.provider)  # the fallback worked: keep it for the rest of the run
             return reply
-
-    def _announce_backoff(self, provider: str, reason: str, wait: float) -> None:
-        """Say on stderr (a logging warning) that a provider is being waited for, when the wait is long enough to
-        look like a hang. Calls backing off together share one line: only a wait ending well after the last one
-        announced gets a new line."""
-        if wait < NOTICE_AFTER_SECONDS:
-            return
-        until = pacing.now() + wait
-        if until < self._announced_until.get(provider, 0.0) + NOTICE_AFTER_SECONDS:
-            return
-        self._announced_until[provider] = until
-        log.warning("%s: %s; waiting %gs before trying again", provider, one_line(reason, 120), round(wait, 1))
 
     def _log(self, call: LLMCall, progress: Progress, price: Price | None, response: str | None = None,
              error: str | None = None, batch: bool = False) -> float:

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from curation.config import ProviderSettings
 from curation.llm import LLM, EndpointUnreachable, LLMConfigError
-from curation.llm import client
+from curation.llm import backoff_notice
 from curation.llm.client import CONNECT_ATTEMPTS
 from curation.stages.runner import run_stage
 from curation.store import Store
@@ -211,7 +211,7 @@ def test_the_cli_says_cannot_reach_in_one_line_and_exits(settings, project):
 async def test_a_long_back_off_is_announced_once_for_the_calls_sharing_it(llm_server, llm_settings, store,
                                                                          caplog, monkeypatch):
     # What counts as long is lowered so that the test waits a fraction of a second rather than several.
-    monkeypatch.setattr(client, "NOTICE_AFTER_SECONDS", 0.2)
+    monkeypatch.setattr(backoff_notice, "NOTICE_AFTER_SECONDS", 0.2)
     # Both 429s go out together once both requests are in: a loaded machine could otherwise send the second request
     # after the first 429 had paused the provider, and a back-off that starts after another ends is rightly a new line.
     both_in, asked, lock = threading.Barrier(2, timeout=30), [], threading.Lock()
