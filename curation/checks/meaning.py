@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 from curation.checks.adequacy import Unit, units
 from curation.checks.alignment import recalled
-from curation.checks.bounds import reversed_bounds
 from curation.checks.prose import prose, quote
 from curation.checks.senses import Find, Senses, lower, relations, senses
 from curation.languages import parse_language
@@ -159,13 +158,6 @@ def _units(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) 
     return problems
 
 
-def _bounds(english: Side, translated: Side, language: str, names: Iterable[str]) -> list[str]:
-    """A number the English bounds one way and the translation the other, across pairs of words."""
-    found = reversed_bounds(" ".join(u.text for u in english.units), " ".join(u.text for u in translated.units),
-                            senses("en"), senses(parse_language(language).code), tuple(names))
-    return [f"comparison: {translated.where()} {said}" for said in found]
-
-
 def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
     e, t = english.counts, translated.counts
     return [(f"condition: {translated.where()} has nothing for {_said(english, concept)} ({concept}) of "
@@ -212,7 +204,6 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
             # higher than" is "at most"; a sentence that lost a negation and reversed a pair says the same thing
             problem, flipped = None, []
         problems += ([problem] if problem else []) + flipped + _units(english, translated, whole_e, whole_t)
-        problems += _bounds(english, translated, language, names)
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))

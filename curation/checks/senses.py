@@ -45,9 +45,6 @@ class Relations:
     axes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # name -> (class, one side, the other)
     units: dict[str, tuple[str, ...]] = field(default_factory=dict)  # quantity -> its units
     conditions: tuple[str, ...] = ()
-    bounds: dict[str, frozenset[str]] = field(default_factory=dict)  # "up"/"down" -> the concepts that bound that way
-    optimize: frozenset[str] = frozenset()  # the concepts of the optimizing words (maximize, minimize)
-    reverse: frozenset[str] = frozenset()  # concepts that reverse what a clause's limit words say (not, unless)
     roles: tuple[str, ...] = ()
     clause: str = "clause"
 
@@ -62,10 +59,6 @@ def relations() -> Relations:
                      axes={name: tuple(value) for name, value in data["axes"].items()},
                      units={name: tuple(value) for name, value in data["units"].items()},
                      conditions=tuple(data["conditions"]["concepts"]),
-                     bounds={name: frozenset(more) for name, more in data.get("bounds", {}).items()
-                             if name in ("up", "down")},
-                     optimize=frozenset(data.get("bounds", {}).get("optimize", ())),
-                     reverse=frozenset(data.get("bounds", {}).get("reverse", ())),
                      roles=tuple(data["roles"]["partners"]), clause=data["roles"]["clause"])
 
 

@@ -25,7 +25,7 @@ def failed(result) -> bool:
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, rel.lacking, "unless", "ignore", rel.clause, "if", "each", "only", "except", "within",
+    known = ({rel.strong, rel.absent, rel.soft, rel.lacking, "ignore", rel.clause, "if", "each", "only", "except", "within",
               *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
@@ -88,36 +88,6 @@ def test_a_reversed_direction_limit_or_unit_is_caught(source, correct, broken, l
     assert check_meaning(source, correct, language).passed
     result = check_meaning(source, broken, language)
     assert failed(result) and result.detail.startswith(f"{kind}: line 1 "), result.detail
-
-
-@pytest.mark.parametrize("source, correct, broken, language", [
-    # a limit reversed across two pairs of words: "more than" and "at most" (calibration sets 2c and 3a)
-    ("Classify flights delayed by more than 15 minutes as late.", "Classez comme en retard les vols retardés de plus "
-     "de 15 minutes.", "Classez comme en retard les vols retardés d'au plus 15 minutes.", "fr"),
-    ("Sessions that delivered less than 0.5 kWh are test plugs.", "Le sessioni che hanno erogato meno di 0.5 kWh sono "
-     "prove.", "Le sessioni che hanno erogato almeno 0.5 kWh sono prove.", "it"),
-    ("Predict stays shorter than 4 hours.", "4 時間未満の滞在を予測してください。", "4 時間以上の滞在を予測してください。", "ja"),
-    ("Precision must be at least 90%.", "Kesinlik en az %90 olmalıdır.", "Kesinlik en fazla %90 olmalıdır.", "tr"),
-])
-def test_a_limit_on_a_number_said_the_other_way_is_a_reversed_comparison(source, correct, broken, language):
-    assert check_meaning(source, correct, language).passed
-    result = check_meaning(source, broken, language)
-    assert failed(result) and result.detail.startswith("comparison: line 1 "), result.detail
-
-
-@pytest.mark.parametrize("source, translation, language", [
-    # a negation in the clause reverses its limit words: "cannot … more than 5" is "no more than 5"
-    ("A team can make no more than 5 submissions a day.", "O echipă nu poate trimite mai mult de 5 ori pe zi.", "ro"),
-    # "unless it exceeds" as "если только не превышает"
-    ("Ignore readings taken with the engine off unless the coolant temperature exceeds 110.",
-     "Игнорируйте показания, записанные при выключенном двигателе, если только температура охлаждающей жидкости не "
-     "превышает 110.", "ru"),
-    # "maximum" before a number is a limit, not the optimizing word; "длиной" is length, not "long"
-    ("Each subject line has at most 120 characters.", "Chaque objet compte 120 caractères maximum.", "fr"),
-    ("Each recording lasts at most 10 minutes.", "Каждая запись длиной максимум 10 минут.", "ru"),
-])
-def test_a_limit_said_with_a_negation_or_a_maximum_is_not_reversed(source, translation, language):
-    assert check_meaning(source, translation, language).passed
 
 
 def test_a_negation_whose_only_trace_is_the_english_absent_word_is_lost():
