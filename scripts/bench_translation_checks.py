@@ -8,7 +8,7 @@ written by helpers that had not seen the checks), and the meaning calibration se
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
-checks (`--meaning-heldout DIR[,DIR...]` reads the latter from other folders).
+checks (`--surface-heldout DIR[,DIR...]` and `--meaning-heldout DIR[,DIR...]` read them from other folders).
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
@@ -71,9 +71,9 @@ def calibration() -> list[Text]:
             + [text for name in natural.MEANING_CALIBRATION for text in natural_texts(name, "meaning")])
 
 
-def heldout(meaning_folders: str) -> list[Text]:
-    """The held-out sets: the surface one, and the meaning ones (folders separated by commas) whose folder exists."""
-    texts = natural_texts("heldout")
+def heldout(meaning_folders: str, surface_folders: str = "heldout") -> list[Text]:
+    """The held-out sets: the surface ones and the meaning ones (folders separated by commas) whose folder exists."""
+    texts = [text for surface_folder in surface_folders.split(",") for text in natural_texts(surface_folder)]
     for meaning_folder in meaning_folders.split(","):
         if (natural.folder(meaning_folder) / "sources.json").exists():
             texts += natural_texts(meaning_folder, "meaning")
@@ -175,12 +175,15 @@ def main() -> None:
     parser.add_argument("--apart", action="store_true",
                         help="also a table for each meaning set (the second calibration set's four folders as one) and for "
                              "the third surface calibration set (calibration_3a … _3d as one)")
+    parser.add_argument("--surface-heldout", default="heldout", metavar="DIR",
+                        help="the surface held-out set's folders, separated by commas (default: "
+                             "tests/checks/natural/heldout)")
     parser.add_argument("--meaning-heldout", default="meaning_heldout", metavar="DIR",
                         help="the meaning held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/meaning_heldout)")
     args = parser.parse_args()
     settings = Settings(root=ROOT)  # the repository's glossary.csv
-    sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout)}
+    sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout, args.surface_heldout)}
     started = time.perf_counter()
     for side, texts in sides.items():
         if args.only and side != args.only:
