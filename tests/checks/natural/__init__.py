@@ -15,7 +15,8 @@ the held-out set (units, percentages, clause-level defects), and `calibration_ha
 set's instructions (the boldest correct phrasings, the hardest defects), tuned on too. `calibration_3a` … `_3d` are a
 third surface calibration set (issue #21), three languages each, written by helpers that had not seen the checks; their
 figures before any tuning on them were the checks' honest estimate on unseen text. `heldout/` was written by helpers that
-never saw the checks; it only reports how they do on text they were not fitted to.
+never saw the checks; it only reports how they do on text they were not fitted to. `heldout_2a` … `_2c` and
+`meaning_heldout_2a` … `_2d` are a second held-out set (HELDOUT_2_SURFACE, HELDOUT_2_MEANING), never tuned on either.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ HERE = Path(__file__).parent
 SETS = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a", "calibration_3b", "calibration_3c",
         "calibration_3d", "heldout", "meaning_calibration", "meaning_calibration_2a",
         "meaning_calibration_2b", "meaning_calibration_2c", "meaning_calibration_2d", "meaning_calibration_3a",
-        "meaning_calibration_3b", "meaning_calibration_3c", "meaning_calibration_3d", "meaning_heldout")
+        "meaning_calibration_3b", "meaning_calibration_3c", "meaning_calibration_3d", "meaning_heldout",
+        "heldout_2a", "heldout_2b", "heldout_2c", "meaning_heldout_2a", "meaning_heldout_2b", "meaning_heldout_2c",
+        "meaning_heldout_2d")
+# A second held-out set (2026-11-26), written by seven helpers that never saw the checks nor the other sets, after the
+# first held-out set had been measured after several rounds of tuning: surface (2a: ar zh ja ru, 2b: be kk fr it,
+# 2c: pl ro es tr) and meaning (2a: ar zh ja, 2b: ru be kk, 2c: fr it es, 2d: pl ro tr). Nobody tunes on it.
+HELDOUT_2_SURFACE = ("heldout_2a", "heldout_2b", "heldout_2c")
+HELDOUT_2_MEANING = ("meaning_heldout_2a", "meaning_heldout_2b", "meaning_heldout_2c", "meaning_heldout_2d")
 # The meaning sets the checks are tuned on: the first one, and a second and a third written by helpers that had not seen
 # the checks (a: ar zh ja, b: ru be kk, c: fr it es, d: pl ro tr), added because the checks fitted the sets before them.
 MEANING_CALIBRATION = ("meaning_calibration", "meaning_calibration_2a", "meaning_calibration_2b", "meaning_calibration_2c",
