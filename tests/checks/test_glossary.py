@@ -102,3 +102,21 @@ def test_an_english_term_kept_as_a_loanword_is_its_own_rendering():
     turkish = ("Kayıtlarda `doc_id`, `title` ve hedef `category` bulunur. `doc_id` yalnızca bir anahtardır, onu "
                "feature olarak kullanmayın.")
     assert check_terms(glossary, source, turkish, "tr", ["doc_id", "title", "category"]).passed
+
+
+def test_an_error_metric_or_a_model_kind_swapped_within_its_group_is_flagged():
+    # "mean absolute error" is one term of the error group: the longer term wins over "mean" (moyenne)
+    source = "Submissions are evaluated with the mean absolute error in kilowatt-hours."
+    assert check_terms(GLOSSARY, source, "Les soumissions sont évaluées selon l'erreur absolue moyenne en "
+                       "kilowattheures.", "fr").passed
+    result = check_terms(GLOSSARY, source, "Les soumissions sont évaluées selon l'erreur quadratique moyenne en "
+                         "kilowattheures.", "fr")
+    assert not result.passed
+    assert "(mean absolute error)" in result.detail and "'erreur quadratique moyenne' (mean squared error)" in result.detail
+    # a classifier shares the task group with classification and regression: a regression model is a swap
+    source = "Train your classifier on the comments longer than 5 words."
+    assert check_terms(GLOSSARY, source, "Wytrenuj swój klasyfikator na komentarzach dłuższych niż 5 słów.", "pl").passed
+    assert check_terms(GLOSSARY, source, "Wytrenuj swój model klasyfikacyjny na komentarzach dłuższych niż 5 słów.",
+                       "pl").passed
+    result = check_terms(GLOSSARY, source, "Wytrenuj swój model regresji na komentarzach dłuższych niż 5 słów.", "pl")
+    assert not result.passed and "'model regresji' (regressor)" in result.detail
