@@ -40,7 +40,6 @@ class Relations:
     strong: str = "not"
     absent: str = "absent"
     soft: str = "soft"
-    lacking: str = "lacking"  # English words that state an absence (without, missing): a kind of `absent`
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
     axes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # name -> (class, one side, the other)
     units: dict[str, tuple[str, ...]] = field(default_factory=dict)  # quantity -> its units
@@ -54,7 +53,6 @@ def relations() -> Relations:
     """concepts.toml, read once."""
     data = tomllib.loads((FOLDER / "concepts.toml").read_text(encoding="utf-8"))
     return Relations(strong=data["negation"]["strong"], absent=data["negation"]["absent"], soft=data["negation"]["soft"],
-                     lacking=data["negation"].get("lacking", "lacking"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
                      axes={name: tuple(value) for name, value in data["axes"].items()},
                      units={name: tuple(value) for name, value in data["units"].items()},
