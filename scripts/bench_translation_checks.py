@@ -8,7 +8,8 @@ written by helpers that had not seen the checks), and the meaning calibration se
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
-checks (`--surface-heldout DIR[,DIR...]` and `--meaning-heldout DIR[,DIR...]` read them from other folders).
+checks (`--second-heldout` reads the second held-out set instead; `--surface-heldout DIR[,DIR...]` and
+`--meaning-heldout DIR[,DIR...]` read any other folders).
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
@@ -175,6 +176,9 @@ def main() -> None:
     parser.add_argument("--apart", action="store_true",
                         help="also a table for each meaning set (the second calibration set's four folders as one) and for "
                              "the third surface calibration set (calibration_3a … _3d as one)")
+    parser.add_argument("--second-heldout", action="store_true",
+                        help="the held-out side is the second held-out set (heldout_2a … _2c and meaning_heldout_2a … "
+                             "_2d, tests/checks/natural/__init__.py)")
     parser.add_argument("--surface-heldout", default="heldout", metavar="DIR",
                         help="the surface held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/heldout)")
@@ -182,6 +186,9 @@ def main() -> None:
                         help="the meaning held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/meaning_heldout)")
     args = parser.parse_args()
+    if args.second_heldout:
+        args.surface_heldout = ",".join(natural.HELDOUT_2_SURFACE)
+        args.meaning_heldout = ",".join(natural.HELDOUT_2_MEANING)
     settings = Settings(root=ROOT)  # the repository's glossary.csv
     sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout, args.surface_heldout)}
     started = time.perf_counter()

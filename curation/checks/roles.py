@@ -9,11 +9,13 @@ sentences the adequacy check aligned (the whole text when there is no alignment)
   one that holds X (a list item's name swapped with another's);
 - partner: within one aligned pair, each identifier or number gets its partner, the nearest word in its clause that
   gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
-  of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and so
-  is Y having X's English part while X has none (the other identifier's word is often no role word: "submit for").
+  of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and
+  so is Y having X's English part while X has none (the other identifier's word is often no role word: "submit
+  for").
 
 Only exchanges count: an identifier that merely moved to a neighbouring sentence, or lost its partner to a
-rephrasing that gives the part to no other identifier, is not a role changed. What these rules cannot decide is the `qe` role's to judge.
+rephrasing that gives the part to no other identifier, is not a role changed. What these rules cannot decide is the
+`qe` role's to judge.
 """
 
 from __future__ import annotations
@@ -88,14 +90,14 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         high = min((b for b in breaks if b >= end), default=len(reading))
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
-                and (reach is None or word_gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
+                and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
         other: list[Find] = []
         if reach is not None:  # a term goes with a threshold or a negation on the side the language puts it
             before = words.term_before_negation if value.startswith("¬") else words.term_before_number
             other = [find for find in near if (find.end <= start) != before]
             near = [find for find in near if (find.end <= start) == before]
         if reach is not None and near:  # close by: the nearest in words, unless two different ones are as near
-            gaps = [word_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
+            gaps = [_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
             near = [find for find, gap in zip(near, gaps) if gap == min(gaps)]
         # another term as near on the other side: translators put it on either side ("precision 0.9 кезіндегі
         # recall"), so which term the number goes with is not for the word order to decide
@@ -111,7 +113,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     return result
 
 
-def word_gap(between: str) -> int:
+def _gap(between: str) -> int:
     """Words between two places of a text, short ones (of, the, de, d'une) not counted; in a text without spaces,
     every two characters count as one."""
     spaced = len(re.findall(r"[^\W\d_]{5,}", between))
