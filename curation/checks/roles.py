@@ -109,7 +109,14 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         # the nearest word; a tie goes to the side the language marks roles on (prepositions or endings)
         best = min(near, key=lambda find: (find.end <= start and start - find.end or find.start - end,
                                            (find.end > start) == (words.side == "before")))
-        result.append(Anchor(value, best.concepts & partners if not marks else best.concepts, best.text))
+        concepts = best.concepts & partners if not marks else best.concepts
+        if reach is None:
+            # a word as near on the other side says the part too: "no earlier than 7 days before" gives 7 both
+            # sides of `time`, and a translation that keeps only "7 days before" changed nothing
+            gaps = {find: _gap(reading[min(find.end, end):max(find.start, start)]) for find in near}
+            concepts |= {c for find in near if gaps[find] == gaps[best] and (find.end <= start) != (best.end <= start)
+                         for c in (find.concepts & partners if not marks else find.concepts)}
+        result.append(Anchor(value, frozenset(concepts), best.text))
     return result
 
 

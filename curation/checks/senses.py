@@ -40,6 +40,9 @@ class Relations:
     strong: str = "not"
     absent: str = "absent"
     soft: str = "soft"
+    instead: tuple[str, ...] = ()  # what a translation says instead of a negation ("only")
+    bounds: dict[str, str] = field(default_factory=dict)  # a bound -> the side of `amount` it says under negation
+    kept: str = "kept"  # "were kept" for "were not removed"
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
     axes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # name -> (class, one side, the other)
     units: dict[str, tuple[str, ...]] = field(default_factory=dict)  # quantity -> its units
@@ -53,6 +56,9 @@ def relations() -> Relations:
     """concepts.toml, read once."""
     data = tomllib.loads((FOLDER / "concepts.toml").read_text(encoding="utf-8"))
     return Relations(strong=data["negation"]["strong"], absent=data["negation"]["absent"], soft=data["negation"]["soft"],
+                     instead=tuple(data["negation"].get("instead", ())),
+                     bounds=dict(data["negation"].get("bounds", {})),
+                     kept=data["negation"].get("kept", "kept"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
                      axes={name: tuple(value) for name, value in data["axes"].items()},
                      units={name: tuple(value) for name, value in data["units"].items()},
@@ -142,10 +148,13 @@ class Senses:
 
 
 def _specific(found: list[tuple[str, str]]) -> set[str]:
-    """The concepts of the patterns that matched the same letters, without those another one spells out further."""
+    """The concepts of the patterns that matched the same letters, without those another one spells out further. A
+    regular expression (it spells out nothing) yields only to a word of its own concept or an `ignore` word: Kazakh
+    "бағаланбайды" is "evaluate" and a negation, "орындалмаса" a condition and a negation."""
     return {concept for spelled, concept in found
             if not any(other != spelled and (other.startswith(spelled) or other.endswith(spelled))
-                       for other, _ in found)}
+                       and (spelled or other_concept in (concept, IGNORE))
+                       for other, other_concept in found)}
 
 
 def _chosen(text: str, spans: dict[tuple[int, int], set[str]]) -> list[Find]:

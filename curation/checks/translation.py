@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from curation.checks.adequacy import check_adequacy
 from curation.checks.glossary import GlossaryError, check_terms, load_glossary
@@ -41,6 +41,7 @@ from curation.checks.numbers import check_numbers
 from curation.checks.prose import prose, proper_names, words
 from curation.checks.segments import blocks, items, paragraph_count
 from curation.checks.scripts import ALLOWED, letter_script, letter_scripts
+from curation.checks.senses import language_data
 from curation.config import Settings
 from curation.excerpt import plural
 from curation.languages import parse_language
@@ -94,7 +95,29 @@ def _spellings(value: str) -> list[str]:
     return list(dict.fromkeys([value, *forms]))
 
 
-def _count(text: str, value: str) -> int:
+# An English plural of a name or an acronym ("GeoTIFFs", "GPUs", "IDs"): languages that do not inflect an English name
+# write it singular ("ملفات GeoTIFF", "MOOC-платформы"), so the singular counts for it.
+_NAME_PLURAL = re.compile(r"[A-Za-z0-9]*[A-Z]s")
+
+
+@lru_cache(maxsize=None)
+def _percent_words(language: str) -> tuple[str, ...]:
+    """The language's words for "percent" (its meaning word file): "yüzde 20" and "20 процентов" write "20%"."""
+    words = language_data(parse_language(language).code).get("concepts", {}).get("percent", ()) if language else ()
+    return tuple(word.rstrip("*") for word in words if not word.startswith("re:"))
+
+
+def _percent_in_words(text: str, number: str, language: str) -> int:
+    words = sorted(_percent_words(language), key=len, reverse=True)
+    if not words:
+        return 0
+    word = "(?:" + "|".join(re.escape(w.lower()) for w in words) + ")"  # one alternation: "процентов" counts once
+    number, lowered = re.escape(number), text.lower()
+    return (len(re.findall(rf"(?<![\d.,]){number}[ \u00a0\u202f]?(?:de )?{word}", lowered))
+            + len(re.findall(rf"{word}[ \u00a0\u202f]?{number}(?!\d|[.,]\d)", lowered)))
+
+
+def _count(text: str, value: str, language: str = "") -> int:
     # Boundaries only against Latin letters and digits: "`Age`" right after Arabic "و" or a CJK character is
     # still one occurrence, "Age" inside "Agent" is none.
     amount = _AMOUNT.match(value)
@@ -109,17 +132,29 @@ def _count(text: str, value: str) -> int:
                   else "")
         after = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_%]$", form) else ""
         total += len(re.findall(before + re.escape(form) + after, text))
+    if amount and amount["unit"] == "%":
+        total += _percent_in_words(text, amount["number"], language)
     return total
 
 
-def check_placeholders(source: str, translation: str, names: Iterable[str] = ()) -> CheckResult:
-    """Every protected span of the source comes back as often as it was there; no placeholder is left over."""
+def check_placeholders(source: str, translation: str, names: Iterable[str] = (), language: str = "") -> CheckResult:
+    """Every protected span of the source comes back as often as it was there; no placeholder is left over.
+
+    With the language, an English percentage may come back in the language's words ("yüzde 20" for "20%")."""
     problems = []
     leftover = [m.group(0) for m in PLACEHOLDER.finditer(translation)] or PLACEHOLDER_DEBRIS.findall(translation)
     if leftover:
         problems.append(f"placeholder debris left in the text: {', '.join(sorted(set(leftover)))}")
-    for value in dict.fromkeys(protected_spans(source, names)):
-        want, got = _count(source, value), _count(translation, value)
+    values = list(dict.fromkeys(protected_spans(source, names)))
+    plurals = {value: value[:-1] for value in values if _NAME_PLURAL.fullmatch(value)}
+    for value in values:
+        if value in plurals.values():
+            continue  # counted with its plural, which a translation may write singular
+        want, got = _count(source, value), _count(translation, value, language)
+        if value in plurals:
+            singular = plurals[value]
+            want += _count(source, singular)
+            got += _count(translation, singular)
         if got != want:
             problems.append(f"{value!r} appears {got} time{'s' * (got != 1)}, the source has {want}")
     if problems:
@@ -308,7 +343,7 @@ def _terms(pair: Pair) -> CheckResult:
 # The checks in the order they run and are shown. A new check plugs in here with one line. The meaning checks come
 # after adequacy: they compare words on the sentences it aligned.
 REGISTRY: dict[str, Check] = {
-    "placeholders": lambda p: check_placeholders(p.source, p.translation, p.names),
+    "placeholders": lambda p: check_placeholders(p.source, p.translation, p.names, p.language),
     "numbers": lambda p: check_numbers(p.source, p.translation, p.names),
     "language": lambda p: check_language(p.translation, p.language, p.settings, p.with_proper_names, source=p.source),
     "length": lambda p: check_length(p.source, p.translation, p.language, p.settings, p.names),

@@ -120,3 +120,16 @@ def test_an_error_metric_or_a_model_kind_swapped_within_its_group_is_flagged():
                        "pl").passed
     result = check_terms(GLOSSARY, source, "Wytrenuj swój model regresji na komentarzach dłuższych niż 5 słów.", "pl")
     assert not result.passed and "'model regresji' (regressor)" in result.detail
+
+
+def test_a_word_that_is_no_term_in_its_sentence_decides_nothing():
+    glossary = load_glossary(Path(__file__).parents[2] / "glossary.csv")
+    # a timestamp's "second precision" is no metric; "your goal" is no target column
+    assert check_terms(glossary, "`picked_at` is a timestamp with second precision.",
+                       "`picked_at` to znacznik czasu z dokładnością do sekundy.", "pl").passed
+    assert check_terms(glossary, "Your goal is to forecast stock-outs. Build features with `groupby`.",
+                       "Tu objetivo es predecir roturas de stock. Construye variables con `groupby`.", "es",
+                       ("groupby",)).passed
+    # the metric itself still is
+    assert not check_terms(glossary, "Report the precision at a recall of 0.9.",
+                           "Podaj dokładność przy czułości 0.9.", "pl").passed

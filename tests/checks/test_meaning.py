@@ -25,7 +25,7 @@ def failed(result) -> bool:
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, "ignore", rel.clause, "if", "each", "only", "except", "within",
+    known = ({rel.strong, rel.absent, rel.soft, rel.kept, "ignore", rel.clause, "if", "each", "only", "except", "within",
               *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
@@ -294,3 +294,68 @@ def test_a_word_read_as_another_sense_passes(language, english, translation):
 def test_a_lost_negation_without_an_opposite_is_still_caught():
     assert failed(check_meaning("No sample was taken before 2015.", "Próbki pobrano przed 2015 rokiem.", "pl"))
 
+
+
+# -- a negation said another way (the fourth meaning calibration set, 2026-11-26) --------------------------------------
+
+
+@pytest.mark.parametrize("language, english, translated", [
+    # a negated "more" said as a bound: "never exceeds 1" is "at most 1"
+    ("pl", "The ratio never exceeds 1.", "Stosunek wynosi co najwyżej 1."),
+    ("ro", "Calls shorter than 30 seconds are not included.", "Setul cuprinde apeluri de cel puțin 30 de secunde."),
+    # "only" that the English does not have: "not scored if at most 10" is "scored only above 10"
+    ("tr", "Providers with at most 10 claim lines are not scored.",
+     "Yalnızca 10'dan fazla hasar kalemi olan sağlayıcılar puanlanır."),
+    # a negating suffix on a word that also says something else: Kazakh "бағаланбайды" is "is not evaluated"
+    ("kk", "Airports with fewer than 50 flights a day are not scored.",
+     "Күніне 50-ден аз рейс жөнелтетін әуежайлар бағаланбайды."),
+    # an inflected leaving-out verb, "instead of", "free of", a negated absence said positively
+    ("pl", "Do not use payment amounts.", "Pomiń kwoty wypłat."),
+    ("ro", "Do not use `call_id` as a feature.", "Excludeți `call_id` din atribute."),
+    ("kk", "Scheduled times are in local time, not UTC.", "Кестедегі уақыт UTC орнына жергілікті уақытпен берілген."),
+    ("pl", "None of the transcripts contain phone numbers.", "Wszystkie transkrypcje są wolne od numerów telefonów."),
+    ("it", "Tests without a `unit` were not removed.", "Gli esami privi di `unit` sono stati mantenuti."),
+])
+def test_a_negation_said_with_a_bound_an_only_or_a_suffix_passes(language, english, translated):
+    assert check_meaning(english, translated, language).passed
+
+
+@pytest.mark.parametrize("language, english, translated", [
+    # the same sentences with the negation gone
+    ("pl", "The ratio never exceeds 1.", "Stosunek przekracza 1."),
+    ("tr", "Providers with at most 10 claim lines are not scored.",
+     "En fazla 10 hasar kalemi olan sağlayıcılar puanlanır."),
+    ("kk", "Airports with fewer than 50 flights a day are not scored.",
+     "Күніне 50-ден аз рейс жөнелтетін әуежайлар бағаланады."),
+    # an "only" the English has too renders nothing: "is only the key and must not be used" lost its "not"
+    ("pl", "`claim_id` is only the key and must not be used as a feature.",
+     "`claim_id` jest wyłącznie kluczem i może być używany jako cecha."),
+])
+def test_the_same_sentences_without_their_negation_are_flagged(language, english, translated):
+    result = check_meaning(english, translated, language, ("claim_id",))
+    assert failed(result) and "negation" in result.detail
+
+
+def test_from_is_not_after():
+    # "à partir de l'historique" is "from the history"; "à partir du 1 mars" is "from 1 March on"
+    assert check_meaning("Predict `risk` from the history before the index date.",
+                         "Prédisez `risk` à partir de l'historique antérieur à la date index.", "fr", ("risk",)).passed
+    assert failed(check_meaning("Use the claims before 2020-03-01.", "Utilisez les demandes à partir du 2020-03-01.",
+                                "fr"))
+
+
+def test_a_negated_more_and_a_bound_are_no_reversal():
+    # "nie przekracza" is at_most: "never exceeds" (not + more) and "at most" say the same, so no direction is reversed
+    assert check_meaning("The ratio never exceeds 1.", "Iloraz nigdy nie przekracza 1.", "pl").passed
+    assert check_meaning("Load it with pandas 2.0 or later.", "Do wczytania użyj pandas 2.0 lub nowszego.", "pl").passed
+
+
+def test_a_number_the_english_bounds_on_both_sides_keeps_either_part():
+    # "no earlier than 7 days before": 7 has a word of each side of `time`, one before it and one after, as near;
+    # a translation that keeps only "7 días antes" moved no part
+    english = "Each row is one test taken no earlier than 7 days before and no later than 60 days after the start."
+    assert check_roles(english, "Cada fila es una prueba hecha entre 7 días antes y 60 días después del inicio.",
+                       "es").passed
+    # an exchange of parts between two files is still one
+    assert failed(check_roles("Train on `a.csv` and evaluate on `b.csv`.", "Entrena con `b.csv` y evalúa con `a.csv`.",
+                              "es", ("a.csv", "b.csv")))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from curation.checks.translation import CHECKS, check_translation
+from curation.checks.translation import CHECKS, check_placeholders, check_translation
 from curation.config import Settings
 
 SENTENCES = json.loads((Path(__file__).parent / "sentences.json").read_text(encoding="utf-8"))
@@ -341,3 +341,21 @@ def test_an_abbreviation_of_english_words_and_a_belarusian_compound_pass():
                   "ja") == {}
     assert "language" not in failed("The operator counts delays shorter than 3 minutes as on time.",
                                     "Аператар лічыць затрымкі, карацейшыя за 3 хвіліны, своечасовымі.", "be")
+
+
+@pytest.mark.parametrize("language, translation", [
+    ("tr", "Satırların yaklaşık yüzde 20'si etiketsizdir."),
+    ("ru", "Около 20 процентов строк не размечены."),
+    ("zh", "约百分之20的行没有标签。"),
+])
+def test_a_percentage_in_the_languages_words_keeps_its_number(language, translation):
+    assert check_placeholders("About 20% of rows are unlabelled.", translation, (), language).passed
+    damaged = translation.replace("20", "2", 1)
+    assert not check_placeholders("About 20% of rows are unlabelled.", damaged, (), language).passed
+
+
+def test_an_english_plural_name_may_come_back_singular_but_not_lost():
+    source = "Tiles are GeoTIFFs; each GeoTIFF has 4 bands."
+    assert check_placeholders(source, "البلاطات ملفات GeoTIFF؛ لكل GeoTIFF أربعة نطاقات (4).", (), "ar").passed
+    lost = check_placeholders(source, "البلاطات ملفات؛ لكل GeoTIFF أربعة نطاقات (4).", (), "ar")
+    assert not lost.passed and "GeoTIFFs" in lost.detail
