@@ -315,6 +315,10 @@ def test_a_lost_negation_without_an_opposite_is_still_caught():
     ("kk", "Scheduled times are in local time, not UTC.", "Кестедегі уақыт UTC орнына жергілікті уақытпен берілген."),
     ("pl", "None of the transcripts contain phone numbers.", "Wszystkie transkrypcje są wolne od numerów telefonów."),
     ("it", "Tests without a `unit` were not removed.", "Gli esami privi di `unit` sono stati mantenuti."),
+    # 非 and 未 negate a word ("非 UTC", "未発生"); "يقتصر على" is "only"
+    ("zh", "`interval_start`: local time, not UTC.", "`interval_start`：本地时间，非 UTC。"),
+    ("ja", "The target is 1 if a trip occurs and 0 if not.", "ターゲットはトリップ発生時に 1、未発生時に 0 となります。"),
+    ("ar", "Do not use readings from other stations.", "يقتصر الاستخدام على قراءات هذه المحطة."),
 ])
 def test_a_negation_said_with_a_bound_an_only_or_a_suffix_passes(language, english, translated):
     assert check_meaning(english, translated, language).passed
