@@ -201,9 +201,9 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
         flipped = _reversed(english, translated, whole_e, whole_t)
         if problem and (flipped or _opposite(english, translated)):
             # the negation went into the opposite: "no sample before 2015" is "every sample in 2015 or later", "not
-            # higher than" is "at most"; a sentence that lost a negation and reversed a pair says the same thing. (Also
-            # where a lexical negative rendered the negation was tried: "shorter than 30 s are not included" as
-            # "longer than 30 s are excluded" is a flip, and 5 calibration flips went unseen; 2026-11-26.)
+            # higher than" is "at most"; a sentence that lost a negation and reversed a pair says the same thing. Only
+            # where no word rendered the negation: "shorter than 30 s are not included" as "longer than 30 s are
+            # excluded" is a flip (widening this hid 5 calibration flips to fix 1 false alarm; 2026-11-26).
             problem, flipped = None, []
         problems += ([problem] if problem else []) + flipped + _units(english, translated, whole_e, whole_t)
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
