@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from curation.checks.adequacy import check_adequacy
 from curation.checks.glossary import GlossaryError, check_terms, load_glossary
@@ -41,7 +41,7 @@ from curation.checks.numbers import check_numbers
 from curation.checks.prose import prose, proper_names, words
 from curation.checks.segments import blocks, items, paragraph_count
 from curation.checks.scripts import ALLOWED, letter_script, letter_scripts
-from curation.checks.senses import language_data
+from curation.checks.senses import lower, senses
 from curation.config import Settings
 from curation.excerpt import plural
 from curation.languages import parse_language
@@ -100,21 +100,23 @@ def _spellings(value: str) -> list[str]:
 _NAME_PLURAL = re.compile(r"[A-Za-z0-9]*[A-Z]s")
 
 
-@lru_cache(maxsize=None)
-def _percent_words(language: str) -> tuple[str, ...]:
-    """The language's words for "percent" (its meaning word file): "yüzde 20" and "20 процентов" write "20%"."""
-    words = language_data(parse_language(language).code).get("concepts", {}).get("percent", ()) if language else ()
-    return tuple(word.rstrip("*") for word in words if not word.startswith("re:"))
-
-
 def _percent_in_words(text: str, number: str, language: str) -> int:
-    words = sorted(_percent_words(language), key=len, reverse=True)
-    if not words:
+    """How often the number stands next to the language's word for "percent" ("yüzde 20", "20 процентов", "百分之20"):
+    the `percent` finds of the meaning word files, so their patterns and prefixes are the check's too."""
+    words = senses(parse_language(language).code) if language else None
+    if words is None:
         return 0
-    word = "(?:" + "|".join(re.escape(w.lower()) for w in words) + ")"  # one alternation: "процентов" counts once
-    number, lowered = re.escape(number), text.lower()
-    return (len(re.findall(rf"(?<![\d.,]){number}[ \u00a0\u202f]?(?:de )?{word}", lowered))
-            + len(re.findall(rf"{word}[ \u00a0\u202f]?{number}(?!\d|[.,]\d)", lowered)))
+    lowered = lower(text, words.code)  # letter for letter: the finds' places are the number's
+    percent = [find for find in words.finds(lowered) if "percent" in find.concepts]
+    if not percent:
+        return 0
+    total = 0
+    for match in re.finditer(rf"(?<![\d.,]){re.escape(number)}(?!\d|[.,]\d)", lowered):
+        word_ends = len(lowered[:match.start()].rstrip(" \u00a0\u202f"))  # "yüzde 20"
+        gap = re.match(r"[ \u00a0\u202f]?(?:de )?", lowered[match.end():])  # "20 процентов", "20 de procente"
+        word_starts = match.end() + gap.end()
+        total += any(find.end == word_ends or find.start == word_starts for find in percent)
+    return total
 
 
 def _count(text: str, value: str, language: str = "") -> int:
