@@ -8,7 +8,7 @@ written by helpers that had not seen the checks), and the meaning calibration se
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
-checks (`--second-heldout` reads the second held-out set instead; `--surface-heldout DIR[,DIR...]` and
+checks (`--second-heldout` and `--third-heldout` read the second or the third held-out set instead; `--surface-heldout DIR[,DIR...]` and
 `--meaning-heldout DIR[,DIR...]` read any other folders).
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
@@ -179,6 +179,8 @@ def main() -> None:
     parser.add_argument("--second-heldout", action="store_true",
                         help="the held-out side is the second held-out set (heldout_2a … _2c and meaning_heldout_2a … "
                              "_2d, tests/checks/natural/__init__.py)")
+    parser.add_argument("--third-heldout", action="store_true",
+                        help="the held-out side is the third held-out set (heldout_3a … _3c and meaning_heldout_3a … _3d)")
     parser.add_argument("--surface-heldout", default="heldout", metavar="DIR",
                         help="the surface held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/heldout)")
@@ -189,6 +191,9 @@ def main() -> None:
     if args.second_heldout:
         args.surface_heldout = ",".join(natural.HELDOUT_2_SURFACE)
         args.meaning_heldout = ",".join(natural.HELDOUT_2_MEANING)
+    if args.third_heldout:
+        args.surface_heldout = ",".join(natural.HELDOUT_3_SURFACE)
+        args.meaning_heldout = ",".join(natural.HELDOUT_3_MEANING)
     settings = Settings(root=ROOT)  # the repository's glossary.csv
     sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout, args.surface_heldout)}
     started = time.perf_counter()

@@ -16,7 +16,8 @@ set's instructions (the boldest correct phrasings, the hardest defects), tuned o
 third surface calibration set (issue #21), three languages each, written by helpers that had not seen the checks; their
 figures before any tuning on them were the checks' honest estimate on unseen text. `heldout/` was written by helpers that
 never saw the checks; it only reports how they do on text they were not fitted to. `heldout_2a` … `_2c` and
-`meaning_heldout_2a` … `_2d` are a second held-out set (HELDOUT_2_SURFACE, HELDOUT_2_MEANING), never tuned on either.
+`meaning_heldout_2a` … `_2d` are a second held-out set (HELDOUT_2_SURFACE, HELDOUT_2_MEANING), never tuned on either;
+`heldout_3a` … `_3c` and `meaning_heldout_3a` … `_3d` a third (HELDOUT_3_SURFACE, HELDOUT_3_MEANING).
 `calibration_4a` … `_4c` and `meaning_calibration_4a` … `_4d` are a fourth calibration set (2026-11-26), written by
 helpers that had not seen the checks: texts dense with protected material (paths, templates, code, English column
 names) and added or omitted clauses on the surface side; negations said in every way a language allows, a third
@@ -37,12 +38,17 @@ SETS = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a"
         "meaning_calibration_3b", "meaning_calibration_3c", "meaning_calibration_3d", "meaning_heldout",
         "heldout_2a", "heldout_2b", "heldout_2c", "meaning_heldout_2a", "meaning_heldout_2b", "meaning_heldout_2c",
         "meaning_heldout_2d", "calibration_4a", "calibration_4b", "calibration_4c", "meaning_calibration_4a",
-        "meaning_calibration_4b", "meaning_calibration_4c", "meaning_calibration_4d")
+        "meaning_calibration_4b", "meaning_calibration_4c", "meaning_calibration_4d", "heldout_3a", "heldout_3b",
+        "heldout_3c", "meaning_heldout_3a", "meaning_heldout_3b", "meaning_heldout_3c", "meaning_heldout_3d")
 # A second held-out set (2026-11-26), written by seven helpers that never saw the checks nor the other sets, after the
 # first held-out set had been measured after several rounds of tuning: surface (2a: ar zh ja ru, 2b: be kk fr it,
 # 2c: pl ro es tr) and meaning (2a: ar zh ja, 2b: ru be kk, 2c: fr it es, 2d: pl ro tr). Nobody tunes on it.
 HELDOUT_2_SURFACE = ("heldout_2a", "heldout_2b", "heldout_2c")
 HELDOUT_2_MEANING = ("meaning_heldout_2a", "meaning_heldout_2b", "meaning_heldout_2c", "meaning_heldout_2d")
+# A third held-out set (2026-11-27), written the same way by seven new helpers from briefs that showed them only the
+# file format and the classes, after the second had been measured after three tuning rounds. Nobody tunes on it.
+HELDOUT_3_SURFACE = ("heldout_3a", "heldout_3b", "heldout_3c")
+HELDOUT_3_MEANING = ("meaning_heldout_3a", "meaning_heldout_3b", "meaning_heldout_3c", "meaning_heldout_3d")
 # The meaning sets the checks are tuned on: the first one, and a second, a third and a fourth written by helpers that had
 # not seen the checks (a: ar zh ja, b: ru be kk, c: fr it es, d: pl ro tr), added because the checks fitted the sets
 # before them.
