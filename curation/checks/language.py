@@ -231,6 +231,10 @@ def _shared(word: str, source_words: set[str]) -> bool:
                or (other.startswith(word) and len(other) - len(word) <= 2 and len(word) >= 4) for other in source_words)
 
 
+# A gloss is a term, not a clause: at most this many English words in its parentheses.
+GLOSS_WORDS = 4
+
+
 def _english_run(sentence: str, source_words: set[str], language: str, script: str) -> str | None:
     """The longest run of ENGLISH_RUN or more words of the English source in a row (nothing but spaces and
     punctuation between them) that reads as English, or None: a clause or a parenthesis the translator left."""
@@ -254,6 +258,20 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
         if scores.get("en", 0.0) < ENGLISH_LEFTOVER or max(scores, key=scores.get) != "en":
             return None
     return longest
+
+
+def _without_glosses(sentence: str, source_prose: str) -> str:
+    """The sentence without its parentheses that hold an English term of the source which the source writes outside
+    parentheses: a gloss beside its rendering ("пунктуальность (on-time performance, OTP)" for "on-time performance
+    (OTP)"). A parenthesis the English has too ("(in seconds)") left in English is still an English run."""
+    outside = " " + " ".join(words(re.sub(r"\([^()]*\)", " ", source_prose))).casefold() + " "
+
+    def gloss(match: re.Match) -> str:
+        latin = [word for word in words(match.group(1)) if letter_script(word[0]) == "Latin"]
+        phrase = " ".join(latin).casefold()
+        return " " if latin and len(latin) <= GLOSS_WORDS and f" {phrase} " in outside else match.group(0)
+
+    return re.sub(r"\(([^()]*)\)", gloss, sentence)
 
 
 def check_not_copy(source: str, translation: str, language: str, settings: Settings, names: Iterable[str] = ()) -> CheckResult:
@@ -285,7 +303,7 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
             english = scores.get("en", 0.0)
             if english >= ENGLISH_LEFTOVER and max(scores, key=scores.get) == "en":
                 return _fail("not_copy", f"line {line} {quote(sentence)} is still English ({english:.2f})")
-        run = _english_run(sentence, source_words, target.code, target.script)
+        run = _english_run(_without_glosses(sentence, source_prose), source_words, target.code, target.script)
         if run:
             return _fail("not_copy", f"line {line} {quote(sentence)} leaves {quote(run)} in English")
     if len(words(source_prose)) <= 4 and len(words(translated_prose)) >= 2:  # a tag: half of it left in English?

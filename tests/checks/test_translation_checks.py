@@ -289,6 +289,16 @@ def test_a_bullet_line_left_in_english_is_caught():
     assert "line 2" in failed(source, text, "fr")["not_copy"]
 
 
+def test_an_english_gloss_beside_its_rendering_passes_and_an_english_parenthesis_does_not():
+    source = "Forecast the on-time performance (OTP) of each airport for every day of the winter."
+    glossed = "Спрогнозируйте пунктуальность (on-time performance, OTP) каждого аэропорта на каждый день зимы."
+    assert "not_copy" not in failed(source, glossed, "ru")
+    # the English has the parenthesis too: left in English, it is an echo, not a gloss
+    source = "Report the delay of each flight (in whole minutes) for every airport of the network."
+    echoed = "Укажите задержку каждого рейса (in whole minutes) для каждого аэропорта сети."
+    assert "in English" in failed(source, echoed, "ru")["not_copy"]
+
+
 # -- no false alarm on the default domain vocabulary, translated afresh (not used to tune the checks) -------------
 
 FRESH_TAGS = {"urban planning": {"fr": "urbanisme", "ru": "градостроительство", "es": "urbanismo", "tr": "şehir planlaması", "zh": "城市规划", "ja": "都市計画", "kk": "қала құрылысы", "ar": "التخطيط العمراني"},
