@@ -2,7 +2,8 @@
 
 The checks, each a CheckResult named so, in REGISTRY order:
 - placeholders: every protected span of the source (code, identifiers, file names, URLs, amounts, metric
-  names) is in the translation exactly as often as in the source, and no placeholder is left over;
+  names) is in the translation exactly as often as in the source, and no placeholder is left over
+  (curation/checks/placeholders.py);
 - numbers: every number of the source is there as written, at least as often (curation/checks/numbers.py);
 - language: every sentence reads as the target language, against its neighbours (curation/checks/language.py);
 - length: the length ratio to the source is within the language's bounds, with the same lines, paragraphs and
@@ -36,12 +37,11 @@ from curation.checks.han import traditional
 from curation.checks.language import check_language, check_not_copy
 from curation.checks import alignment, language_id, masking, segments, tags
 from curation.checks import prose as prose_module
-from curation.checks.masking import PLACEHOLDER, PLACEHOLDER_DEBRIS, protected_spans
+from curation.checks.placeholders import check_placeholders
 from curation.checks.numbers import check_numbers
 from curation.checks.prose import prose, proper_names, words
 from curation.checks.segments import blocks, items, paragraph_count
 from curation.checks.scripts import ALLOWED, letter_script, letter_scripts
-from curation.checks.senses import lower, senses
 from curation.config import Settings
 from curation.excerpt import plural
 from curation.languages import parse_language
@@ -69,99 +69,6 @@ class Pair:
         """The protected names and the English text's proper names (Cherbourg, Ex, VIP): what the language checks
         read past, since a translation keeps them as they are."""
         return self.names + proper_names(self.source, self.names)
-
-
-# -- placeholders ----------------------------------------------------------------------------------
-
-
-# An amount with a unit ("0.5%", "10 MB") may be written as the target language writes it: a space, a no-break or a
-# narrow no-break space between number and unit ("0.5 %" in French and Russian), the percent sign first ("%0.5" in
-# Turkish), the Arabic or the full-width percent sign. The number's characters stay the same.
-_AMOUNT = re.compile(r"^(?P<number>[$€£]?\d[\d,]*(?:\.\d+)?)\s?(?P<unit>\D+)$")
-
-
-def _spellings(value: str) -> list[str]:
-    """The ways a protected span may be written in a translation: as it is, and an amount with its unit spaced or
-    placed as the target's typography does."""
-    amount = _AMOUNT.match(value)
-    if not amount or amount["number"][0] in "$€£":
-        return [value]
-    number, unit = amount["number"], amount["unit"]
-    forms = [f"{number}{space}{unit}" for space in ("", " ", "\u00a0", "\u202f")]
-    if unit == "%":
-        # Arabic writes its own percent sign (٪), Chinese and Japanese often the full-width one (％).
-        for sign in ("%", "٪", "％"):
-            forms += [f"{number}{sign}", f"{number} {sign}", f"{number}\u00a0{sign}", f"{sign}{number}", f"{sign} {number}"]
-    return list(dict.fromkeys([value, *forms]))
-
-
-# An English plural of a name or an acronym ("GeoTIFFs", "GPUs", "IDs"): languages that do not inflect an English name
-# write it singular ("ملفات GeoTIFF", "MOOC-платформы"), so the singular counts for it.
-_NAME_PLURAL = re.compile(r"[A-Za-z0-9]*[A-Z]s")
-
-
-def _percent_in_words(text: str, number: str, language: str) -> int:
-    """How often the number stands next to the language's word for "percent" ("yüzde 20", "20 процентов", "百分之20"):
-    the `percent` finds of the meaning word files, so their patterns and prefixes are the check's too."""
-    words = senses(parse_language(language).code) if language else None
-    if words is None:
-        return 0
-    lowered = lower(text, words.code)  # letter for letter: the finds' places are the number's
-    percent = [find for find in words.finds(lowered) if "percent" in find.concepts]
-    if not percent:
-        return 0
-    total = 0
-    for match in re.finditer(rf"(?<![\d.,]){re.escape(number)}(?!\d|[.,]\d)", lowered):
-        word_ends = len(lowered[:match.start()].rstrip(" \u00a0\u202f"))  # "yüzde 20"
-        gap = re.match(r"[ \u00a0\u202f]?(?:de )?", lowered[match.end():])  # "20 процентов", "20 de procente"
-        word_starts = match.end() + gap.end()
-        total += any(find.end == word_ends or find.start == word_starts for find in percent)
-    return total
-
-
-def _count(text: str, value: str, language: str = "") -> int:
-    # Boundaries only against Latin letters and digits: "`Age`" right after Arabic "و" or a CJK character is
-    # still one occurrence, "Age" inside "Agent" is none.
-    amount = _AMOUNT.match(value)
-    if amount and amount["number"][0] not in "$€£" and amount["unit"][0].isalpha():
-        # A unit symbol may be written in the target's own letters ("32 кГц", "5 км", "10 千瓦时"): the number must
-        # come back as it is, followed by a unit.
-        number = re.escape(amount["number"])
-        return len(re.findall(rf"(?<![\d.,]){number}[ \u00a0\u202f]?(?=[^\W\d_])", text))
-    total = 0
-    for form in _spellings(value):
-        before = (r"(?<![A-Za-z0-9_.,])" if form[0].isdigit() else r"(?<![A-Za-z0-9_])" if re.match(r"[A-Za-z_]", form)
-                  else "")
-        after = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_%]$", form) else ""
-        total += len(re.findall(before + re.escape(form) + after, text))
-    if amount and amount["unit"] == "%":
-        total += _percent_in_words(text, amount["number"], language)
-    return total
-
-
-def check_placeholders(source: str, translation: str, names: Iterable[str] = (), language: str = "") -> CheckResult:
-    """Every protected span of the source comes back as often as it was there; no placeholder is left over.
-
-    With the language, an English percentage may come back in the language's words ("yüzde 20" for "20%")."""
-    problems = []
-    leftover = [m.group(0) for m in PLACEHOLDER.finditer(translation)] or PLACEHOLDER_DEBRIS.findall(translation)
-    if leftover:
-        problems.append(f"placeholder debris left in the text: {', '.join(sorted(set(leftover)))}")
-    values = list(dict.fromkeys(protected_spans(source, names)))
-    plurals = {value: value[:-1] for value in values if _NAME_PLURAL.fullmatch(value)}
-    for value in values:
-        if value in plurals.values():
-            continue  # counted with its plural, which a translation may write singular
-        want, got = _count(source, value), _count(translation, value, language)
-        if value in plurals:
-            singular = plurals[value]
-            want += _count(source, singular)
-            got += _count(translation, singular)
-        if got != want:
-            problems.append(f"{value!r} appears {got} time{'s' * (got != 1)}, the source has {want}")
-    if problems:
-        return CheckResult(name="placeholders", passed=False, detail="; ".join(problems))
-    return CheckResult(name="placeholders", passed=True, detail=f"{len(protected_spans(source, names))} protected spans intact")
 
 
 # -- length ----------------------------------------------------------------------------------------

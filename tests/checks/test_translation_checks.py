@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from curation.checks.translation import CHECKS, check_placeholders, check_translation
+from curation.checks.placeholders import check_placeholders
+from curation.checks.translation import CHECKS, check_translation
 from curation.config import Settings
 
 SENTENCES = json.loads((Path(__file__).parent / "sentences.json").read_text(encoding="utf-8"))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from curation.checks.numbers import check_numbers
-from curation.checks.translation import CHECKS, check_length, check_placeholders, check_script
+from curation.checks.placeholders import check_placeholders
+from curation.checks.translation import CHECKS, check_length, check_script
 from curation.records import CheckResult
 from curation.review.explanations import check_cell, explain, refusal
 
