@@ -260,11 +260,16 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
     return longest
 
 
-def _without_glosses(sentence: str, source_prose: str) -> str:
+def _outside_parentheses(source_prose: str) -> str:
+    """The English words outside its parentheses, lowercased and spaced on both ends, for _without_glosses."""
+    return " " + " ".join(words(re.sub(r"\([^()]*\)", " ", source_prose))).casefold() + " "
+
+
+def _without_glosses(sentence: str, outside: str) -> str:
     """The sentence without its parentheses that hold an English term of the source which the source writes outside
-    parentheses: a gloss beside its rendering ("пунктуальность (on-time performance, OTP)" for "on-time performance
-    (OTP)"). A parenthesis the English has too ("(in seconds)") left in English is still an English run."""
-    outside = " " + " ".join(words(re.sub(r"\([^()]*\)", " ", source_prose))).casefold() + " "
+    parentheses (`outside`: _outside_parentheses): a gloss beside its rendering ("пунктуальность (on-time performance,
+    OTP)" for "on-time performance (OTP)"). A parenthesis the English has too ("(in seconds)") left in English is still
+    an English run."""
 
     def gloss(match: re.Match) -> str:
         latin = [word for word in words(match.group(1)) if letter_script(word[0]) == "Latin"]
@@ -286,6 +291,7 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
         return CheckResult(name="not_copy", passed=True, detail="a word the target writes as English does")
     source_words = {word.casefold() for word in words(source_prose)}
     source_sentences = {normal(sentence) for _, sentence in segments(source_prose)}
+    outside = _outside_parentheses(source_prose)
     for line, sentence in segments(translated_prose):
         latin = [word for word in words(sentence) if letter_script(word[0]) == "Latin"]
         if len(latin) >= COPIED_WORDS and normal(sentence) in source_sentences:
@@ -303,7 +309,7 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
             english = scores.get("en", 0.0)
             if english >= ENGLISH_LEFTOVER and max(scores, key=scores.get) == "en":
                 return _fail("not_copy", f"line {line} {quote(sentence)} is still English ({english:.2f})")
-        run = _english_run(_without_glosses(sentence, source_prose), source_words, target.code, target.script)
+        run = _english_run(_without_glosses(sentence, outside), source_words, target.code, target.script)
         if run:
             return _fail("not_copy", f"line {line} {quote(sentence)} leaves {quote(run)} in English")
     if len(words(source_prose)) <= 4 and len(words(translated_prose)) >= 2:  # a tag: half of it left in English?
