@@ -79,7 +79,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
                   enumerate((find for find in own if rel.strong in find.concepts), start=1)]
     # A clause word ends a clause even where it is part of a longer find (Arabic "and" glued to the next word).
     breaks = sorted({m.start() for m in _BREAK.finditer(reading)}
-                    | {m.start() for compiled, _ in words.patterns.get(rel.clause, ()) for m in compiled.finditer(reading)})
+                    | {m.start() for compiled, *_ in words.patterns.get(rel.clause, ()) for m in compiled.finditer(reading)})
     candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]
     def limit(value: str) -> int:
         return negation_reach if value.startswith("¬") and negation_reach is not None else reach or 0
