@@ -226,11 +226,11 @@ def _judge(texts: _Texts, key: tuple) -> CheckResult:
         if not link.s:
             unit = texts.translated[link.t[0]]
             problems.append(f"added: line {unit.line} {quote(unit.text)} matches no English sentence "
-                            f"(closest {pair[link.t[0]].max():.2f}, needs {cut:.2f})")
+                            f"{_closest(texts, links, link.t[0], translated=True)}")
         elif not link.t:
             unit = texts.english[link.s[0]]
             problems.append(f"omitted: English line {unit.line} {quote(unit.text)} is not in the translation "
-                            f"(closest {pair[:, link.s[0]].max():.2f}, needs {cut:.2f})")
+                            f"{_closest(texts, links, link.s[0], translated=False)}")
         elif texts.name == "use":
             problems += clause_problems(texts, link)
     if problems:
@@ -239,6 +239,25 @@ def _judge(texts: _Texts, key: tuple) -> CheckResult:
     return CheckResult(name=NAME, passed=True, detail=(
         f"{len(texts.t)} sentence(s) aligned to {len(texts.e)}, lowest cosine {min(scores) if scores else 0:.2f} "
         f"(threshold {cut:.2f})"))
+
+
+
+def _closest(texts: _Texts, links: list[Link], index: int, translated: bool) -> str:
+    """Why an unpaired unit stayed unpaired, in parentheses: its closest sentence on the other side is below the cut,
+    or (a cosine above the cut) that sentence is the pair of another one, which the detail then names; "closest 0.85,
+    needs 0.78" alone read as a contradiction."""
+    row = texts.pair[index] if translated else texts.pair[:, index]
+    other = int(row.argmax())
+    score = float(row[other])
+    if score < texts.cut:
+        return f"(closest {score:.2f}, needs {texts.cut:.2f})"
+    taken = next((link for link in links if other in (link.s if translated else link.t)), None)
+    partners = (taken.t if translated else taken.s) if taken else ()
+    if not partners:
+        return f"(closest {score:.2f}, needs {texts.cut:.2f})"
+    near, paired = ((texts.english[other], texts.translated[partners[0]]) if translated
+                    else (texts.translated[other], texts.english[partners[0]]))
+    return f"(its closest, {quote(near.text, 40)} at {score:.2f}, is paired with {quote(paired.text, 40)})"
 
 
 _warned: set[str] = set()
