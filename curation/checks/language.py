@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from curation.checks.han import chinese_only
 from curation.checks.language_id import confidences, rivals, segments
@@ -235,9 +236,12 @@ def _shared(word: str, source_words: set[str]) -> bool:
 GLOSS_WORDS = 4
 
 
-def _english_run(sentence: str, source_words: set[str], language: str, script: str) -> str | None:
+def _english_run(sentence: str, source_words: set[str], language: str, script: str,
+                 terms: tuple[tuple[str, ...], ...] = ()) -> str | None:
     """The longest run of ENGLISH_RUN or more words of the English source in a row (nothing but spaces and
-    punctuation between them) that reads as English, or None: a clause or a parenthesis the translator left."""
+    punctuation between them) that reads as English, or None: a clause or a parenthesis the translator left. Words
+    of an ML term of the glossary (`terms`: its English forms as words) do not count: practitioners keep "stratified
+    group k-fold" or "recall" in English, and a run that is such terms is no clause left untranslated."""
     runs: list[list[str]] = [[]]
     end = 0
     for match in re.finditer(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", sentence):
@@ -248,8 +252,9 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
         if shared:
             runs[-1].append(word)
         end = match.end()
-    clause = [run for run in runs if len(run) >= ENGLISH_RUN or (
-        len(run) >= ENGLISH_CLAUSE_RUN and {word.casefold() for word in run} & lexicon("en").function_words)]
+    runs = [run for run in runs if len(run) - _term_words(run, terms) >= ENGLISH_CLAUSE_RUN]
+    clause = [run for run in runs if len(run) - _term_words(run, terms) >= ENGLISH_RUN or (
+        {word.casefold() for word in run} & lexicon("en").function_words)]
     if not clause:
         return None
     longest = " ".join(max(clause, key=len))
@@ -258,6 +263,42 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
         if scores.get("en", 0.0) < ENGLISH_LEFTOVER or max(scores, key=scores.get) != "en":
             return None
     return longest
+
+
+def _term_words(run: list[str], terms: tuple[tuple[str, ...], ...]) -> int:
+    """How many words of a run belong to an English glossary term said in it."""
+    return sum(_in_terms(run, terms))
+
+
+def _in_terms(run: list[str], terms: tuple[tuple[str, ...], ...]) -> list[bool]:
+    """For each word of a run, whether it belongs to an English glossary term said there (longest terms first, no
+    overlap)."""
+    folded = [word.casefold() for word in run]
+    covered = [False] * len(folded)
+    for term in terms:
+        size = len(term)
+        for start in range(len(folded) - size + 1):
+            if tuple(folded[start:start + size]) == term and not any(covered[start:start + size]):
+                covered[start:start + size] = [True] * size
+    return covered
+
+
+def glossary_terms(settings: Settings) -> tuple[tuple[str, ...], ...]:
+    """The English forms of the project's glossary terms as lowercase words, longest first (none without one)."""
+    from curation.checks.glossary import GlossaryError, load_glossary
+
+    try:
+        glossary = load_glossary(settings.path("glossary"))
+    except GlossaryError:
+        return ()
+    return _term_tuples(glossary)
+
+
+@lru_cache(maxsize=8)
+def _term_tuples(glossary) -> tuple[tuple[str, ...], ...]:  # a Glossary: one object per file version
+    forms = {tuple(word.casefold() for word in words(form.replace("*", "")))
+             for entry in glossary.entries for form in entry.forms.get("en", ()) if not form.startswith("re:")}
+    return tuple(sorted((form for form in forms if form), key=len, reverse=True))
 
 
 def _outside_parentheses(source_prose: str) -> str:
@@ -292,6 +333,7 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
     source_words = {word.casefold() for word in words(source_prose)}
     source_sentences = {normal(sentence) for _, sentence in segments(source_prose)}
     outside = _outside_parentheses(source_prose)
+    terms = glossary_terms(settings)
     for line, sentence in segments(translated_prose):
         latin = [word for word in words(sentence) if letter_script(word[0]) == "Latin"]
         if len(latin) >= COPIED_WORDS and normal(sentence) in source_sentences:
@@ -302,14 +344,18 @@ def check_not_copy(source: str, translation: str, language: str, settings: Setti
         scripts = letter_scripts(sentence)
         # In a Cyrillic, Arabic or CJK text an English title quoted inside a sentence is fine; a sentence that is
         # mostly Latin letters is an untranslated one.
-        mostly_latin = scripts["Latin"] >= ENGLISH_MAJORITY * sum(scripts.values())
-        latin_text = " ".join(latin)
+        # ML terms kept in English ("macro average 和 weighted average") are loanwords, not English left over; a
+        # sentence copied whole is caught above whatever its words
+        in_terms = _in_terms(latin, terms)
+        termed_letters = sum(len(word) for word, term in zip(latin, in_terms) if term)
+        mostly_latin = scripts["Latin"] - termed_letters >= ENGLISH_MAJORITY * (sum(scripts.values()) - termed_letters)
+        latin_text = " ".join(word for word, term in zip(latin, in_terms) if not term)
         if is_long(latin_text) and mostly_latin:
             scores = confidences(latin_text, rivals(target.code))
             english = scores.get("en", 0.0)
             if english >= ENGLISH_LEFTOVER and max(scores, key=scores.get) == "en":
                 return _fail("not_copy", f"line {line} {quote(sentence)} is still English ({english:.2f})")
-        run = _english_run(_without_glosses(sentence, outside), source_words, target.code, target.script)
+        run = _english_run(_without_glosses(sentence, outside), source_words, target.code, target.script, terms)
         if run:
             return _fail("not_copy", f"line {line} {quote(sentence)} leaves {quote(run)} in English")
     if len(words(source_prose)) <= 4 and len(words(translated_prose)) >= 2:  # a tag: half of it left in English?

@@ -67,9 +67,10 @@ def _count(text: str, value: str, language: str = "") -> int:
     amount = _AMOUNT.match(value)
     if amount and amount["number"][0] not in "$€£" and amount["unit"][0].isalpha():
         # A unit symbol may be written in the target's own letters ("32 кГц", "5 км", "10 千瓦时"): the number must
-        # come back as it is, followed by a unit.
+        # come back as it is, followed by a unit. A number glued to a Latin letter before it is part of a name ("F1
+        # and macro F1" is no "1 kHz"); after a CJK character it is still a number ("频率为1 kHz").
         number = re.escape(amount["number"])
-        return len(re.findall(rf"(?<![\d.,]){number}[ \u00a0\u202f]?(?=[^\W\d_])", text))
+        return len(re.findall(rf"(?<![\d.,A-Za-z_]){number}[ \u00a0\u202f]?(?=[^\W\d_])", text))
     total = 0
     for form in _spellings(value):
         before = (r"(?<![A-Za-z0-9_.,])" if form[0].isdigit() else r"(?<![A-Za-z0-9_])" if re.match(r"[A-Za-z_]", form)

@@ -49,6 +49,26 @@ def test_a_term_rendered_with_another_term_of_its_group_is_flagged():
     assert check_terms(glossary, source, "Заполните пропуски серединным значением столбца.", "ru").passed
 
 
+
+def test_one_of_two_mentions_swapped_is_flagged_but_a_feature_named_once_less_is_not():
+    glossary = parse_glossary(SMALL)
+    source = "Report the recall of each class, and the recall of the minority class separately."
+    good = "Укажите полноту каждого класса и отдельно полноту миноритарного класса."
+    assert check_terms(glossary, source, good, "ru").passed
+    # the second recall became precision: the translation still says recall once (the fifth calibration set)
+    result = check_terms(glossary, source, "Укажите полноту каждого класса и отдельно точность миноритарного класса.",
+                         "ru")
+    assert not result.passed
+    assert result.detail == ("term: the English says 'recall' (recall) 2 times, the translation once, and 'точность' "
+                             "(precision) once, which the English does not say")
+    # a translation that names a term once where the English names it twice, with no other term instead, passes
+    assert check_terms(glossary, source, "Укажите полноту каждого класса, отдельно — миноритарного.", "ru").passed
+    # feature, target and label are compared only when the translation lacks the term
+    source = "The target is `yield`; predict the target for each plot. `plot_id` is a feature."
+    said_once = ("Целевая переменная — `yield`; предскажите её для каждого участка. `plot_id` — признак, как и "
+                 "остальные признаки.")
+    assert check_terms(GLOSSARY, source, said_once, "ru").passed
+
 def test_a_threshold_that_moves_to_the_other_metric_is_flagged():
     source = "Models are ranked by their recall at a fixed precision of 0.9."
     good = "Модели ранжируются по полноте при фиксированной точности 0.9."

@@ -25,8 +25,8 @@ def failed(result) -> bool:
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, rel.kept, "ignore", rel.clause, "if", "each", "only", "except", "within",
-              *rel.conditions, *rel.roles}
+    known = ({rel.strong, rel.absent, rel.soft, rel.kept, "ignore", rel.clause, "if", "each", "except", "within",
+              *rel.instead, *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
     files = sorted(FOLDER.glob("*.toml"))
@@ -295,6 +295,21 @@ def test_a_lost_negation_without_an_opposite_is_still_caught():
     assert failed(check_meaning("No sample was taken before 2015.", "Próbki pobrano przed 2015 rokiem.", "pl"))
 
 
+@pytest.mark.parametrize("language,translation", [
+    ("fr", "Tout modèle dont la MAE dépasse de plus de 10 % celle de la référence sera refusé."),
+    ("es", "Se rechaza todo modelo cuyo MAE supere en más del 10 % al de la referencia."),
+    ("ru", "Любая модель, чья MAE превышает MAE базовой модели более чем на 10%, отклоняется."),
+    ("tr", "MAE değeri referansınkinden %10'dan fazla yüksek olan her model reddedilir."),
+])
+def test_not_accepted_said_as_rejected_passes_and_a_lost_do_not_reject_is_caught(language, translation):
+    # the fifth calibration set (2026-11-27): "is not accepted" as "is rejected"
+    english = "A model whose MAE is more than 10% above the baseline's is not accepted."
+    assert check_meaning(english, translation, language).passed
+    # "reject" said as often as in the English renders no negation
+    assert failed(check_meaning("Do not reject the outliers.", "Rejetez les valeurs aberrantes.", "fr"))
+    assert check_meaning("Do not reject the outliers.", "Ne rejetez pas les valeurs aberrantes.", "fr").passed
+
+
 
 # -- a negation said another way (the fourth meaning calibration set, 2026-11-26) --------------------------------------
 
@@ -363,3 +378,25 @@ def test_a_number_the_english_bounds_on_both_sides_keeps_either_part():
     # an exchange of parts between two files is still one
     assert failed(check_roles("Train on `a.csv` and evaluate on `b.csv`.", "Entrena con `b.csv` y evalúa con `a.csv`.",
                               "es", ("a.csv", "b.csv")))
+
+
+@pytest.mark.parametrize("language,english,translation", [
+    # a year word after a year number says nothing the English "2019-2023" does not (the fifth calibration set)
+    ("ru", "Daily milk records from 3 dairy farms, 2019-2023.", "Суточные записи надоев с 3 молочных ферм за 2019-2023 годы."),
+    ("kk", "Daily milk records from 3 dairy farms, 2019-2023.",
+     "2019-2023 жылдар аралығындағы 3 сүт фермасының тәуліктік сауын жазбалары."),
+    # engine hours written as one word are still hours
+    ("ru", "Engine hours are a feature, but the service date is not.", "Моточасы — признак, дата обслуживания — нет."),
+    ("kk", "Engine hours are a feature, but the service date is not.",
+     "Мотосағаттар — белгі, ал қызмет көрсету күні белгі емес."),
+    # "never before it" is "after": "и никогда не раньше"
+    ("ru", "Every validation fold must start after the last week of its training window, never before it.",
+     "Каждый валидационный фолд должен начинаться после последней недели своего обучающего окна и никогда не раньше."),
+])
+def test_a_year_after_a_year_engine_hours_and_never_before_pass(language, english, translation):
+    assert check_meaning(english, translation, language).passed
+
+
+def test_a_year_word_the_english_has_not_is_still_a_unit_change_elsewhere():
+    assert failed(check_meaning("Forecast the consumption for the next 3 days.",
+                                "Спрогнозируйте потребление на следующие 3 года.", "ru"))

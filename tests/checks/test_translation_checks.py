@@ -300,6 +300,16 @@ def test_an_english_gloss_beside_its_rendering_passes_and_an_english_parenthesis
     assert "in English" in failed(source, echoed, "ru")["not_copy"]
 
 
+def test_ml_terms_kept_in_english_are_no_english_clause():
+    # practitioners keep the name of a validation scheme in English (the fifth calibration set, 2026-11-27)
+    source = "Split the training images into 5 folds with a stratified group k-fold, grouping by `field_id`."
+    kept = "Suddividete le immagini di training in 5 fold con uno stratified group k-fold, raggruppando per `field_id`."
+    assert "not_copy" not in failed(source, kept, "it")
+    # words that are no glossary term around it are still an English clause
+    echoed = "Suddividete le immagini in 5 fold with a stratified group k-fold, grouping by `field_id`."
+    assert "English" in failed(source, echoed, "it")["not_copy"]
+
+
 # -- no false alarm on the default domain vocabulary, translated afresh (not used to tune the checks) -------------
 
 FRESH_TAGS = {"urban planning": {"fr": "urbanisme", "ru": "градостроительство", "es": "urbanismo", "tr": "şehir planlaması", "zh": "城市规划", "ja": "都市計画", "kk": "қала құрылысы", "ar": "التخطيط العمراني"},
@@ -370,3 +380,13 @@ def test_an_english_plural_name_may_come_back_singular_but_not_lost():
     assert check_placeholders(source, "البلاطات ملفات GeoTIFF؛ لكل GeoTIFF أربعة نطاقات (4).", (), "ar").passed
     lost = check_placeholders(source, "البلاطات ملفات؛ لكل GeoTIFF أربعة نطاقات (4).", (), "ar")
     assert not lost.passed and "GeoTIFFs" in lost.detail
+
+
+def test_a_number_inside_a_metric_name_is_not_an_amount_with_a_unit():
+    # "F1 and macro F1": the 1 of F1 before a word is no "1 kHz" (the fifth calibration set, 2026-11-27)
+    source = "Logs are recorded at 1 kHz; baselines report micro F1 and macro F1."
+    assert check_placeholders(source, "Логи записаны на 1 кГц; бейзлайны дают F1 с микро- и F1 с макроусреднением.",
+                              (), "ru").passed
+    lost = check_placeholders(source, "Логи записаны на кГц; бейзлайны дают F1 с микро- и F1 с макроусреднением.",
+                              (), "ru")
+    assert not lost.passed and "'1 kHz' appears 0 times, the source has 1" in lost.detail
