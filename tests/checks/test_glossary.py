@@ -69,6 +69,18 @@ def test_one_of_two_mentions_swapped_is_flagged_but_a_feature_named_once_less_is
                  "остальные признаки.")
     assert check_terms(GLOSSARY, source, said_once, "ru").passed
 
+
+@pytest.mark.parametrize("language,translation", [
+    # "دقة" is precision and accuracy both: said for the English precision, it is no accuracy put in its place
+    ("ar", "أبلغ عن الدقة لكل فئة، ثم للفئة النادرة وحدها."),
+    # a weighted average with its word for mean is no mean (the fifth calibration set, 2026-11-27)
+    ("ja", "マクロ平均と加重平均を並べて報告し、`ph` のモードも示してください。"),
+])
+def test_a_word_of_two_terms_and_an_average_with_its_mean_word_are_no_swap(language, translation):
+    source = {"ar": "Report the precision of each class, then the precision of the rare class alone.",
+              "ja": "Report the macro average and the weighted average side by side, and give the mode of `ph` too."}[language]
+    assert check_terms(GLOSSARY, source, translation, language).passed
+
 def test_a_threshold_that_moves_to_the_other_metric_is_flagged():
     source = "Models are ranked by their recall at a fixed precision of 0.9."
     good = "Модели ранжируются по полноте при фиксированной точности 0.9."

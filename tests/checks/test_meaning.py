@@ -392,8 +392,13 @@ def test_a_number_the_english_bounds_on_both_sides_keeps_either_part():
     # "never before it" is "after": "и никогда не раньше"
     ("ru", "Every validation fold must start after the last week of its training window, never before it.",
      "Каждый валидационный фолд должен начинаться после последней недели своего обучающего окна и никогда не раньше."),
+    # Turkish "left out of scoring" and "left without being filled", Romanian "the gaps" (the fifth calibration set)
+    ("tr", "Photos smaller than 224 pixels on either side are not scored.",
+     "Kenarlarından biri 224 pikselin altında kalan fotoğraflar puanlama dışı bırakılır."),
+    ("tr", "Missing values are not imputed.", "Eksikler doldurulmadan bırakılmıştır."),
+    ("ro", "Missing values are not imputed.", "Lipsurile au rămas neimputate."),
 ])
-def test_a_year_after_a_year_engine_hours_and_never_before_pass(language, english, translation):
+def test_what_the_fifth_calibration_set_said_another_way_passes(language, english, translation):
     assert check_meaning(english, translation, language).passed
 
 
