@@ -139,6 +139,13 @@ def matcher(glossary: Glossary, code: str) -> Senses:
     return compile_words(code, concepts, data.get("word_prefix", ""), ending=ending)
 
 
+@lru_cache(maxsize=8)
+def english_terms(glossary: Glossary) -> tuple[tuple[str, ...], ...]:
+    """The English forms of every term as lowercase words, longest first (what not_copy lets stand in English)."""
+    forms = {tuple(word.casefold() for word in words(form.replace("*", "")))
+             for entry in glossary.entries for form in entry.forms.get("en", ()) if not form.startswith("re:")}
+    return tuple(sorted((form for form in forms if form), key=len, reverse=True))
+
 def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -> list[Find]:
     """The glossary terms a text says, in reading order."""
     return matcher(glossary, code).finds(lower(prose(text, names), code))

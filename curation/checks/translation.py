@@ -8,7 +8,8 @@ The checks, each a CheckResult named so, in REGISTRY order:
 - language: every sentence reads as the target language, against its neighbours (curation/checks/language.py);
 - length: the length ratio to the source is within the language's bounds, with the same lines, paragraphs and
   no fewer sentences per line; a short source (a tag) may not lose its words;
-- not_copy: the translation is not the English source, and no English sentence, line or half tag is left in it;
+- not_copy: the translation is not the English source, and no English sentence, line or half tag is left in it
+  (curation/checks/not_copy.py);
 - script: the letters outside protected spans are in the target's script (simplified Han for Chinese);
 - adequacy: no sentence, line or clause added, none left out (sentence embeddings; curation/checks/adequacy.py;
   `[translate] adequacy = false` turns it off);
@@ -34,7 +35,8 @@ from curation.checks.glossary import GlossaryError, check_terms, load_glossary
 from curation.checks.meaning import check_meaning
 from curation.checks.roles import check_roles
 from curation.checks.han import traditional
-from curation.checks.language import check_language, check_not_copy
+from curation.checks.language import check_language
+from curation.checks.not_copy import check_not_copy
 from curation.checks import alignment, language_id, masking, segments, tags
 from curation.checks import prose as prose_module
 from curation.checks.placeholders import check_placeholders
