@@ -144,7 +144,9 @@ def english_terms(glossary: Glossary) -> tuple[tuple[str, ...], ...]:
     """The English forms of every term as lowercase words, longest first (what not_copy lets stand in English)."""
     forms = {tuple(word.casefold() for word in words(form.replace("*", "")))
              for entry in glossary.entries for form in entry.forms.get("en", ()) if not form.startswith("re:")}
-    return tuple(sorted((form for form in forms if form), key=len, reverse=True))
+    # ties in alphabetical order: a set's order changes with the process's hash seed
+    return tuple(sorted((form for form in forms if form), key=lambda form: (-len(form), form)))
+
 
 def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -> list[Find]:
     """The glossary terms a text says, in reading order."""
@@ -154,7 +156,7 @@ def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -
 def _counts(found: list[Find]) -> Counter:
     counts: Counter = Counter()
     for find in found:
-        counts.update(find.concepts)
+        counts.update(sorted(find.concepts))  # sorted: a detail lists its terms in the same order in every process
     return counts
 
 

@@ -36,6 +36,7 @@ class Lexicon:
     evidence_words: dict[str, frozenset[str]] = field(default_factory=dict)  # ... and the words that let it
     one_word_terms: frozenset[str] = frozenset()  # English only
     function_words: frozenset[str] = frozenset()  # English only
+    tells: frozenset[str] = frozenset()  # English only
 
 
 @lru_cache(maxsize=None)
@@ -61,4 +62,5 @@ def lexicon(code: str) -> Lexicon:
         evidence_words={language: frozenset(words) for language, words in data.get("evidence_words", {}).items()},
         one_word_terms=frozenset(data.get("one_word_terms", ())),
         function_words=frozenset(data.get("function_words", ())),
+        tells=frozenset(data.get("tells", ())),
     )

@@ -50,7 +50,7 @@ class Side:
     def counts(self) -> Counter:
         counts: Counter = Counter()
         for find in self.finds:
-            counts.update(find.concepts)
+            counts.update(sorted(find.concepts))
         return counts
 
     def words(self, *concepts: str) -> list[str]:

@@ -79,7 +79,8 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
                   enumerate((find for find in own if rel.strong in find.concepts), start=1)]
     # A clause word ends a clause even where it is part of a longer find (Arabic "and" glued to the next word).
     breaks = sorted({m.start() for m in _BREAK.finditer(reading)}
-                    | {m.start() for compiled, *_ in words.patterns.get(rel.clause, ()) for m in compiled.finditer(reading)})
+                    | {m.start() for word in words.patterns.get(rel.clause, ()) if word.needle in reading
+                       for m in word.compiled.finditer(reading)})
     candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]
     def limit(value: str) -> int:
         return negation_reach if value.startswith("¬") and negation_reach is not None else reach or 0
@@ -178,6 +179,9 @@ _FILE = re.compile(r"\.[A-Za-z0-9]{2,7}`$|/`$")
 # An identifier that names an id column: predictions are given "for each `encounter_id`", which word order may put
 # beside the word for predicting as easily as the target column.
 _ID = re.compile(r"(?:^`|_)id`$", re.IGNORECASE)
+# Two identifiers named together ("`a`, `b`", "`a` and `b`", "`a` or `b`"); the second in a lookahead, so that a list
+# of three yields both of its neighbouring pairs.
+_TOGETHER = re.compile(r"(`[^`\n]+`)\s*(?:,|and|or)\s*(?=(`[^`\n]+`))")
 
 
 def _roles(found: list[Anchor]) -> dict[str, set[str]]:
@@ -200,6 +204,7 @@ def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: st
     `substation_id` identify a row"), and not "predict" moving to an id column. On the calibration sets (2026-11-26)
     this caught 46 role swaps the exchange rule missed and raised no false alarm on 2,504 correct translations."""
     e, t = _roles(e_anchors), _roles(t_anchors)
+    together = {frozenset(match.groups()) for match in _TOGETHER.finditer(english)}
     shared = sorted({a.value for a in e_anchors if a.value.startswith("`")} & {a.value for a in t_anchors})
     for x in shared:
         if t.get(x):
@@ -207,8 +212,7 @@ def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: st
         for y in shared:
             if y == x or bool(_FILE.search(x)) != bool(_FILE.search(y)):
                 continue
-            together = rf"{re.escape(x)}\s*(?:,|and|or)\s*{re.escape(y)}|{re.escape(y)}\s*(?:,|and|or)\s*{re.escape(x)}"
-            if re.search(together, english):
+            if frozenset((x, y)) in together:
                 continue
             for part in sorted(e.get(x, set()) & t.get(y, set()) - e.get(y, set())):
                 if part == "predict" and _ID.search(y):
