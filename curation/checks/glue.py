@@ -78,7 +78,7 @@ def absorbing(texts, index: int, translated: bool, links: Sequence[Link],
         mine, other = texts.length(translated, own), texts.length(not translated, theirs)
         together = mine + texts.length(translated, (index,))
         before, after = (mine / other, together / other) if translated else (other / mine, other / together)
-        whole_t, whole_s = texts.length(True, range(len(texts.t))), texts.length(False, range(len(texts.e)))
+        whole_t, whole_s = texts.whole(True), texts.whole(False)
         alone = texts.length(translated, (index,))
         without = (whole_t - alone) / whole_s if translated else whole_t / (whole_s - alone)
         score = (texts.fit(before, after, texts.typical) + texts.fit(without, whole_t / whole_s, texts.typical)

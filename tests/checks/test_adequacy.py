@@ -121,3 +121,26 @@ def test_an_added_sentence_close_to_a_paired_one_is_said_to_be_close_to_that_pai
     assert result.detail.startswith("added: line 1 'Les soumissions sont classées selon leur RMSE.' matches no English "
                                     "sentence (its closest, 'Submissions are scored by RMSE.' at 0.")
     assert result.detail.endswith(", is paired with 'Les soumissions sont évaluées par la RM…')")
+
+
+@pytest.mark.parametrize("language", ["be", "ro"])
+def test_a_sentence_lost_in_the_middle_of_an_e5_text_is_named_and_the_rest_stays_paired(language):
+    # Under e5 the sentences at both ends that fit their English ones by structure are paired without embedding them;
+    # only the middle is aligned. A sentence dropped there is still named, and the meaning checks still get the
+    # pairs numbered in the whole texts.
+    from curation.checks.alignment import Link, recalled
+    from tests.checks import natural
+
+    case = next(case for case in natural.load("calibration", (language,))
+                if case.text_id == "digits_description" and case.defect is None)
+    english, translated = adequacy.units(case.source, case.names), adequacy.units(case.translation, case.names)
+    assert len(english) == len(translated) == 5
+    shortened = case.translation.replace(translated[2].text, "")
+
+    result = check_adequacy(case.source, shortened, language, case.names)
+
+    assert not result.passed and result.detail.startswith("omitted: English line")
+    assert english[2].text[:20] in result.detail
+    links = recalled((case.source, shortened, language, tuple(case.names)))
+    assert Link((0,), (0,), 1.0) in links and Link((3,), (4,), 1.0) in links
+    assert not any(link.t and link.t[0] > 3 for link in links)
