@@ -281,8 +281,8 @@ def _judge(texts: _Texts, key: tuple, head: int = 0, english_units: int = 0, tra
         return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
     scores = [link.score for link in links if link.s and link.t]
     return CheckResult(name=NAME, passed=True, detail=(
-        f"{translated_units or len(texts.t)} sentence(s) aligned to {english_units or len(texts.e)}, lowest cosine {min(scores) if scores else 0:.2f} "
-        f"(threshold {cut:.2f})"))
+        f"{translated_units or len(texts.t)} sentence(s) aligned to {english_units or len(texts.e)}, lowest cosine "
+        f"{min(scores) if scores else 0:.2f} (threshold {cut:.2f})"))
 
 
 
