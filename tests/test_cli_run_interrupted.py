@@ -75,11 +75,22 @@ def test_ctrl_c_keeps_what_finished_says_so_in_one_line_and_a_rerun_finishes(pro
     held = []
     for moment, hold in MOMENTS.items():
         gate.hold_from(hold)
+        answered_before = llm_server.answered
         run = curate(project, *ARGS)
+
+        def settled() -> bool:
+            """A request is held, every other request of this run has had its answer sent (the server counts it only
+            then: Ctrl-C before that loses an answer the run never read), and every answer is in the call log: from
+            then on a request sent twice is one the run had not finished."""
+            answered = llm_server.answered - answered_before
+            return bool(gate.held) and answered == len(gate.seen) - len(gate.held) \
+                and paid_answers(project) == llm_server.answered
+
         try:
-            # Ctrl-C once a request is in flight and every answer the server gave has been logged: from then on
-            # a request sent twice is one the run had not finished.
-            until(lambda: run.poll() is not None or (gate.held and paid_answers(project) == llm_server.answered))
+            until(lambda: run.poll() is not None or settled(),
+                  state=lambda: f"at {moment}: {len(gate.seen)} requests, {len(gate.held)} held, "
+                                f"{llm_server.answered - answered_before} answered, {paid_answers(project)} of "
+                                f"{llm_server.answered} answers logged")
             os.killpg(run.pid, signal.SIGINT)
             _, stderr = run.communicate(timeout=60)
         finally:

@@ -85,11 +85,12 @@ class Command:
         return code, self.stdout.read_text(encoding="utf-8") + self.stderr.read_text(encoding="utf-8")
 
 
-def until(condition, timeout: float = 120.0) -> None:
-    """Poll `condition` (an event in another process or thread) until it holds."""
+def until(condition, timeout: float = 120.0, state=lambda: "") -> None:
+    """Poll `condition` (an event in another process or thread) until it holds; `state()` says what was seen when
+    it never did."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert time.monotonic() < deadline, f"timed out {state()}"
         time.sleep(0.005)
 
 
