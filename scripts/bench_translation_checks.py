@@ -14,7 +14,9 @@ checks (`--second-heldout` and `--third-heldout` read the second or the third he
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
 text any check fails: all sets, then the surface sets and the meaning set apart) with the checks that raised them,
-and the median and 95th-percentile milliseconds per text per language; then the peak resident memory of the process.
+and the median and 95th-percentile milliseconds per text per language, with the median of the CPU time the process
+spent on a text beside them (wall-clock time on a machine shared with other work moves by a quarter between runs; CPU
+time much less); then the peak resident memory of the process.
 A change that raises the calibration figures and lowers the held-out ones is not an improvement.
 
     python scripts/bench_translation_checks.py                     # both sides
@@ -94,16 +96,18 @@ class Figures:
     correct: Counter
     alarm_checks: Counter
     timings: dict
+    cpu: dict  # language -> CPU ms of each text (every thread of the process: lingua's, the encoders')
     misses: list
 
 
 def run(texts: list[Text], settings: Settings) -> Figures:
-    figures = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), [])
+    figures = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), defaultdict(list), [])
     for text in texts:
         clear_caches()  # each text read as a new one (sentence vectors stay cached, as in a run: one English text, 12 languages)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         results = check_translation(text.source, text.translation, text.language, settings, text.names)
         figures.timings[text.language].append((time.perf_counter() - start) * 1000)
+        figures.cpu[text.language].append((time.process_time() - start_cpu) * 1000)
         failed = [result for result in results if not result.passed]
         where = f"{text.language} {text.origin}/{text.text_id}"
         if text.defect is None:
@@ -126,12 +130,13 @@ def run(texts: list[Text], settings: Settings) -> Figures:
 
 
 def merged(parts) -> Figures:
-    total = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), [])
+    total = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), defaultdict(list), [])
     for part in parts:
         for name in ("caught", "broken", "alarms", "correct", "alarm_checks"):
             getattr(total, name).update(getattr(part, name))
-        for language, timings in part.timings.items():
-            total.timings[language].extend(timings)
+        for name in ("timings", "cpu"):
+            for language, timings in getattr(part, name).items():
+                getattr(total, name)[language].extend(timings)
         total.misses.extend(part.misses)
     return total
 
@@ -165,6 +170,8 @@ def table(title: str, figures: Figures) -> None:
     print(f"{'median ms / text':<19}" + "".join(f"{medians.get(l, 0):>6.0f}" for l in LANGUAGES))
     p95 = {l: sorted(t)[int(0.95 * (len(t) - 1))] for l, t in figures.timings.items() if t}
     print(f"{'p95 ms / text':<19}" + "".join(f"{p95.get(l, 0):>6.0f}" for l in LANGUAGES))
+    cpu = {l: statistics.median(figures.cpu[l]) for l in LANGUAGES if figures.cpu[l]}
+    print(f"{'median CPU ms':<19}" + "".join(f"{cpu.get(l, 0):>6.0f}" for l in LANGUAGES))
     if figures.alarm_checks:
         print("false alarms by check: " + ", ".join(f"{name} {count}" for name, count in figures.alarm_checks.most_common()))
 
