@@ -79,6 +79,7 @@ TYPICAL_RATIO = {"ar": 0.88, "be": 1.04, "zh": 0.34, "ru": 1.06, "fr": 1.19, "it
 # condition, which e5 left unpaired, would have been paired; 1.3 spares e5 a quarter of the texts).
 ONE_TO_ONE_SPAN = 1.3
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
+_DIGITS = re.compile(r"\d+(?:[.,:x]\d+)*")
 
 
 def threshold(language: str) -> float:
@@ -98,6 +99,13 @@ class Unit:
     anchors: frozenset[str] = frozenset()  # identifiers, names and numbers it holds, which a translation keeps as is
 
 
+def _anchors(spans: Iterable[str]) -> frozenset[str]:
+    """What a translation keeps of a unit's identifiers and numbers: identifiers as written, numbers as their digits.
+    A number's unit and spacing are the language's ("15%", "15 %", "62 percent", "%62"), and so is a range ("from
+    2020 to 2024", "2020-2024"): compared as written, a correct sentence looked restructured and was embedded."""
+    return frozenset(key for span in spans for key in (_DIGITS.findall(span) if span[:1].isdigit() else [span]))
+
+
 def units(text: str, names: Iterable[str] = ()) -> list[Unit]:
     """The text's sentences and list items, in order; pieces without a letter (a rule, a bare number) are skipped."""
     found = []
@@ -106,8 +114,8 @@ def units(text: str, names: Iterable[str] = ()) -> list[Unit]:
         plain = " ".join(_BULLET.sub("", sentence.text).replace("`", "").split())
         if any(char.isalpha() for char in plain):
             block = layout[sentence.block]
-            anchors = frozenset(mask_identifiers(sentence.text, tuple(names)).spans) | frozenset(
-                NUMBER.findall(prose(sentence.text, names)))
+            anchors = _anchors([*mask_identifiers(sentence.text, tuple(names)).spans,
+                                *NUMBER.findall(prose(sentence.text, names))])
             found.append(Unit(sentence.line, sentence.text, plain, block.paragraph * 1000 + sentence.block,
                               block.kind != "text", prose_size(sentence.text, names), anchors))
     return found
