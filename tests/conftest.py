@@ -6,6 +6,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import sys
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,12 @@ from curation.store import Store
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"
 PACING_SPEED = 100  # a second of rate limits and back-off takes 10 ms in a test
+
+# A suite started in the background by a shell without job control (`pytest … &` in a script) inherits SIGINT ignored,
+# and so would every `curate` the Ctrl-C tests start: they would wait for an exit that never comes (or see exit 0).
+# Each process of the suite takes Ctrl-C as a terminal's foreground job does; a process it starts then does too.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # typer turns an app into its click commands at every CliRunner.invoke: 15 ms of signature and annotation reading for
