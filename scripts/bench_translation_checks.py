@@ -35,7 +35,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,18 +90,20 @@ def natural_texts(name: str, origin: str = "natural") -> list[Text]:
 
 @dataclass
 class Figures:
-    caught: Counter
-    broken: Counter
-    alarms: Counter  # by language, and by (family, language): family "meaning" for the meaning sets, else "surface"
-    correct: Counter
-    alarm_checks: Counter
-    timings: dict
-    cpu: dict  # language -> CPU ms of each text (every thread of the process: lingua's, the encoders')
-    misses: list
+    caught: Counter = field(default_factory=Counter)
+    broken: Counter = field(default_factory=Counter)
+    # by language, and by (family, language): family "meaning" for the meaning sets, else "surface"
+    alarms: Counter = field(default_factory=Counter)
+    correct: Counter = field(default_factory=Counter)
+    alarm_checks: Counter = field(default_factory=Counter)
+    timings: dict = field(default_factory=lambda: defaultdict(list))  # language -> wall-clock ms of each text
+    # language -> CPU ms of each text (every thread of the process: lingua's, the encoders')
+    cpu: dict = field(default_factory=lambda: defaultdict(list))
+    misses: list = field(default_factory=list)
 
 
 def run(texts: list[Text], settings: Settings) -> Figures:
-    figures = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), defaultdict(list), [])
+    figures = Figures()
     for text in texts:
         clear_caches()  # each text read as a new one (sentence vectors stay cached, as in a run: one English text, 12 languages)
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -130,7 +132,7 @@ def run(texts: list[Text], settings: Settings) -> Figures:
 
 
 def merged(parts) -> Figures:
-    total = Figures(Counter(), Counter(), Counter(), Counter(), Counter(), defaultdict(list), defaultdict(list), [])
+    total = Figures()
     for part in parts:
         for name in ("caught", "broken", "alarms", "correct", "alarm_checks"):
             getattr(total, name).update(getattr(part, name))

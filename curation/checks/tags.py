@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from curation.checks.encoders import encoder_name
+from curation.checks.encoders import EncoderUnavailable, encoder_name, vectors
 from curation.checks.lexicon import lexicon
 from curation.checks.prose import words
 from curation.checks.scripts import letter_script
@@ -72,12 +72,11 @@ def content_words(source_prose: str) -> int:
 
 
 def _whole_term(source: str, translated: str, margin: float = WHOLE_TERM_MARGIN) -> bool:
-    """Whether a short Chinese or Japanese rendering stands for the whole English tag, not for one of its words:
-    these languages pack a term into few characters (物联网 for "internet of things", 海事学 for "maritime
-    studies"), so the count of characters alone cannot tell them from a cut (海事, 计算机 for "computer vision").
-    The sentence encoder can: a cut rendering is closer to one English word than to the whole tag."""
-    from curation.checks.encoders import EncoderUnavailable, vectors
-
+    """Whether a short rendering stands for the whole English tag, not for one of its words: Chinese and Japanese
+    pack a term into few characters (物联网 for "internet of things", 海事学 for "maritime studies"), other languages
+    coin one word for it ("agroalimentaire"), so its length alone cannot tell it from a cut (海事, 计算机 for
+    "computer vision", "qualité" for "air quality"). The sentence encoder can: a cut rendering is more than `margin`
+    closer to one English word than to the whole tag."""
     english = lexicon("en")
     parts = [word for word in words(source) if word.casefold() not in english.function_words]
     if len(parts) < 2:
