@@ -17,10 +17,10 @@ from curation.llm.backoff_notice import BackoffNotices
 from curation.llm.batch_api import BatchAPI
 from curation.llm.batch_calls import NoUsableAnswer, batch_reply
 from curation.llm.batching import Batcher, BatchUnanswered
+from curation.llm.budget import Budget
 from curation.llm.call_progress import Progress
 from curation.llm.claims import RequestClaims
-from curation.llm.errors import (BatchPending, BudgetExceeded, EndpointUnreachable, KeyRejected, LLMCallFailed,
-                                  MissingPrice)
+from curation.llm.errors import BatchPending, EndpointUnreachable, KeyRejected, LLMCallFailed
 from curation.llm import pacing
 from curation.llm.limits import ProviderLimits, backoff
 from curation.llm.parameters import CallParameters, ParameterRefused
@@ -53,16 +53,13 @@ class LLM:
     def __init__(self, settings: Settings, store: Store, max_cost: float | None = None, stage: str = ""):
         self.settings = settings
         self.store = store
-        self.max_cost = max_cost
+        self.budget = Budget(max_cost)
         self.stage = stage
-        self.spent_usd = 0.0  # paid this run (cache hits cost nothing)
         self.saved_usd = 0.0  # what this run's cache hits would have cost
         self.calls = 0  # answers returned, cached or not
         self.cache_hits = 0
         self.failures = 0
         self.tokens = 0  # tokens in + out of the answers that went out this run (for the live progress)
-        self._in_flight_usd = 0.0  # worst-case cost of calls started but not finished
-        self._budget_freed = asyncio.Event()  # set (and replaced) whenever a budgeted call finishes
         self._providers: dict[str, Provider] = {}
         self._limits: dict[str, ProviderLimits] = {}
         self._json_mode: set[str] = set()  # providers that rejected json_schema this run
@@ -75,6 +72,11 @@ class LLM:
         self.batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api,
                                 settings.llm.batch_resubmissions)
         self._claims = RequestClaims(store, settings.llm.claim_poll_seconds)  # across processes (_underway: this one)
+
+    @property
+    def spent_usd(self) -> float:
+        """Paid this run (cache hits cost nothing)."""
+        return self.budget.spent_usd
 
     async def __aenter__(self) -> "LLM":
         return self
@@ -124,7 +126,7 @@ class LLM:
                 return hit
             price = self.settings.prices.get(f"{name}:{model}")
             input_tokens = estimate_input_tokens(messages, schema_json)
-            worst_case = await self._reserve_budget(name, model, price, input_tokens, params.max_output_tokens)
+            worst_case = await self.budget.reserve(name, model, price, input_tokens, params.max_output_tokens)
             provider = self._provider(name, provider_settings)
             if self.batch_mode:
                 return await self._batch_call(call, provider, provider_settings, messages, schema, price, input_tokens,
@@ -135,10 +137,7 @@ class LLM:
                 self._claims.release(request_hash)  # after the answer or failure is logged: a waiter reads it next
             del self._underway[request_hash]
             finished.set()
-            if worst_case:
-                self._in_flight_usd -= worst_case
-                self._budget_freed.set()
-                self._budget_freed = asyncio.Event()
+            self.budget.release(worst_case)
 
     def request(self, role: str, messages: list[dict], schema: type[BaseModel] | None, item: str = "",
                 prompt_hash: str = "") -> tuple[LLMCall, CallParameters, dict | None]:
@@ -180,26 +179,6 @@ class LLM:
         add_answer(cached=True)
         self.saved_usd += answer.saved_usd
         return answer
-
-    # -- budget -----------------------------------------------------------------------------------
-
-    async def _reserve_budget(self, name: str, model: str, price: Price | None, input_tokens: int,
-                              max_output_tokens: int) -> float:
-        """Refuse to start a call that could pass max_cost; otherwise count its worst case as in flight.
-
-        When only the worst cases of calls under way stand in the way, wait for them: they usually cost far less.
-        """
-        if self.max_cost is None:
-            return 0.0
-        if price is None:
-            raise MissingPrice(f"{name}:{model}")
-        worst_case = cost_usd(price, Usage(input_tokens, max_output_tokens))
-        while self.spent_usd + self._in_flight_usd + worst_case > self.max_cost:
-            if self.spent_usd + worst_case > self.max_cost:
-                raise BudgetExceeded(self.max_cost, self.spent_usd, worst_case)
-            await self._budget_freed.wait()
-        self._in_flight_usd += worst_case
-        return worst_case
 
     # -- providers --------------------------------------------------------------------------------
 
@@ -375,7 +354,7 @@ class LLM:
         against the budget."""
         usage = progress.usage
         cost = cost_usd(price, usage, batch=batch)
-        self.spent_usd += cost
+        self.budget.spent_usd += cost
         add_cost(cost)
         self.store.log_llm_call(call.model_copy(update={
             "response": response, "error": error, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
