@@ -35,6 +35,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from curation.checks import tags
 from curation.checks.alignment import Link, align, remember, reordered
@@ -106,8 +107,15 @@ def _anchors(spans: Iterable[str]) -> frozenset[str]:
     return frozenset(key for span in spans for key in (_DIGITS.findall(span) if span[:1].isdigit() else [span]))
 
 
-def units(text: str, names: Iterable[str] = ()) -> list[Unit]:
+def units(text: str, names: Iterable[str] = ()) -> tuple[Unit, ...]:
     """The text's sentences and list items, in order; pieces without a letter (a rule, a bare number) are skipped."""
+    return _units(text, tuple(names))
+
+
+@lru_cache(maxsize=1024)
+def _units(text: str, names: tuple[str, ...]) -> tuple[Unit, ...]:
+    # Kept: adequacy, then the meaning, terms and roles checks read both texts' units again, a dozen readings of
+    # each text, and each masks every sentence.
     found = []
     layout = blocks(PLACEHOLDER.sub(" ", text))
     for sentence in sentences(PLACEHOLDER.sub(" ", text)):
@@ -118,7 +126,12 @@ def units(text: str, names: Iterable[str] = ()) -> list[Unit]:
                                 *NUMBER.findall(prose(sentence.text, names))])
             found.append(Unit(sentence.line, sentence.text, plain, block.paragraph * 1000 + sentence.block,
                               block.kind != "text", prose_size(sentence.text, names), anchors))
-    return found
+    return tuple(found)
+
+
+def clear_cache() -> None:
+    """Forget the texts read so far (a benchmark timing texts as new)."""
+    _units.cache_clear()
 
 
 def english_side(source: str, language: str, names: Iterable[str] = ()) -> list[str]:

