@@ -136,7 +136,8 @@ def clear_cache() -> None:
 
 def english_side(source: str, language: str, names: Iterable[str] = ()) -> list[str]:
     """What the check embeds of an English text for a language's encoder: its units, each two adjacent units glued,
-    and (USE) each unit without each clause. A run embeds them once for every language and retry."""
+    and (USE) each unit without each clause. A run embeds them once for every language and retry. Of a translation it
+    embeds the same (e5: at most), which a benchmark forgets to time the translation as new."""
     plain = [unit.plain for unit in units(source, names)]
     if encoder_name(language) != "use":
         return plain  # e5: glued units are estimated from their halves (_Texts.vector)

@@ -127,5 +127,10 @@ class Vectors:
         """Forget every vector (a benchmark timing texts as new)."""
         self._cache.clear()
 
+    def forget(self, name: str, texts: Iterable[str]) -> None:
+        """Forget these texts' vectors (a benchmark timing a translation as new, its English still cached)."""
+        for text in texts:
+            self._cache.pop((name, text), None)
+
 
 vectors = Vectors()
