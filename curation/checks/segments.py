@@ -80,10 +80,15 @@ def blocks(text: str) -> tuple[Block, ...]:
             found.append(Block(number, _kind(raw), paragraph, line))
             continue
         kind = _kind(raw)
-        # A line continues the block before it unless it opens one; after a list item only when indented or when the
-        # item's line stopped mid-sentence (a closing sentence right after a list is a block of its own).
+        # A line continues the block before it unless it opens one; after a list item only when indented, or when the
+        # item's line stopped mid-sentence and the line goes on in lowercase. A sentence right after a list is a block
+        # of its own, though the item before it has no full stop: list items are often phrases ("- `deliveries.csv`:
+        # planned replenishments per warehouse", "- `deliveries.csv`：倉庫ごとの補充計画"), and read as one block the
+        # item took the next paragraph's first sentence with it. In the natural sets, 641 items without a full stop
+        # are followed by an unindented line, none of them in lowercase.
         continues = found and kind == "text" and found[-1].paragraph == paragraph and (
-            found[-1].kind == "text" or (found[-1].kind == "item" and (raw[:1].isspace() or not _ENDED.search(previous))))
+            found[-1].kind == "text" or (found[-1].kind == "item" and (
+                raw[:1].isspace() or (not _ENDED.search(previous) and line[:1].islower()))))
         previous = line
         if continues:
             last = found[-1]
