@@ -84,3 +84,20 @@ def test_e5_still_judges_a_translation_that_lost_a_sentence():
     case = _broken("calibration_3b", "be", "desc_grid_load", "omission", "")
     result = check_adequacy(case.source, case.translation, "be", case.names)
     assert "one for each English one" not in result.detail
+
+
+@pytest.mark.parametrize("language", ["be", "kk", "ro"])
+def test_e5_is_not_asked_for_the_sentences_use_pairs_beyond_doubt(language):
+    from curation.checks.adequacy import TYPICAL_RATIO, _structure_fits, check_adequacy, units
+    from curation.checks.encoders import vectors
+
+    # A data card with one sentence more than its English (a split) whose first line is longer than a line for line
+    # rendering would be: the structure alone settles nothing at its start, USE settles the first lines.
+    case = next(case for case in natural.load("calibration_extra", (language,))
+                if case.text_id == "reviews_data_card" and case.defect is None)
+    english, translated = units(case.source, case.names), units(case.translation, case.names)
+    assert not _structure_fits(english[0], translated[0], TYPICAL_RATIO[language])
+    vectors.clear()
+    assert check_adequacy(case.source, case.translation, language, case.names).passed
+    embedded = [("e5", unit.plain) in vectors._cache for unit in translated]
+    assert not any(embedded[:2]) and any(embedded)  # the first lines paired by USE, the split by e5
