@@ -232,6 +232,11 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
             f"{len(translated)} sentence(s), one for each English one, with its identifiers and numbers and a fitting "
             f"length"))
     head, tail = _settled_ends(english, translated, language)
+    if head == len(english) == len(translated):  # each unit fits its English one or is one USE is sure of
+        remember(key, [Link((i,), (i,), 1.0) for i in range(len(english))])
+        return CheckResult(name=NAME, passed=True, detail=(
+            f"{len(translated)} sentence(s), one for each English one, each fitting it or matched beyond doubt"))
+    head, tail = max(0, head - 1), max(0, tail - 1)  # the unit next to the middle stays in it: a merge is still seen
     e_end, t_end = len(english) - tail, len(translated) - tail
     try:
         texts = _Texts(language, english[head:e_end], translated[head:t_end], [*translated[:head], *translated[t_end:]],
@@ -262,10 +267,10 @@ def _one_to_one(english: Sequence[Unit], translated: Sequence[Unit], language: s
 
 
 def _settled_ends(english: Sequence[Unit], translated: Sequence[Unit], language: str) -> tuple[int, int]:
-    """For e5: how many units at the start and at the end of both texts are paired without embedding them. Where a
+    """For e5: how many units at the start and at the end of both texts are, as far as their structure or USE tell,
+    their English ones in place (the caller pairs them without embedding them). Where a
     translation merged, split or lost a sentence in its middle, the units before and after it that fit their English
-    ones (_structure_fits) or that USE is sure of (_use_sure) are those ones; the one next to the middle stays in it,
-    so that a merge with it is still seen."""
+    ones (_structure_fits) or that USE is sure of (_use_sure) are those ones."""
     code = parse_language(language).code
     typical = TYPICAL_RATIO.get(code)
     if encoder_name(code) != "e5" or typical is None:
@@ -279,7 +284,7 @@ def _settled_ends(english: Sequence[Unit], translated: Sequence[Unit], language:
     while tail < shorter - head and (_structure_fits(english[-1 - tail], translated[-1 - tail], typical)
                                      or sure(len(english) - 1 - tail, len(translated) - 1 - tail)):
         tail += 1
-    return max(0, head - 1), max(0, tail - 1)
+    return head, tail
 
 
 def _use_sure(english: Sequence[Unit], translated: Sequence[Unit]) -> Callable[[int, int], bool]:

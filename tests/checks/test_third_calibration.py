@@ -94,10 +94,28 @@ def test_e5_is_not_asked_for_the_sentences_use_pairs_beyond_doubt(language):
     # A data card with one sentence more than its English (a split) whose first line is longer than a line for line
     # rendering would be: the structure alone settles nothing at its start, USE settles the first lines.
     case = next(case for case in natural.load("calibration_extra", (language,))
-                if case.text_id == "reviews_data_card" and case.defect is None)
+                if case.text_id == "reviews_data_card" and case.defect is None
+                and len(units(case.translation, case.names)) == len(units(case.source, case.names)) + 1)
     english, translated = units(case.source, case.names), units(case.translation, case.names)
     assert not _structure_fits(english[0], translated[0], TYPICAL_RATIO[language])
     vectors.clear()
     assert check_adequacy(case.source, case.translation, language, case.names).passed
     embedded = [("e5", unit.plain) in vectors._cache for unit in translated]
     assert not any(embedded[:2]) and any(embedded)  # the first lines paired by USE, the split by e5
+
+
+@pytest.mark.parametrize("language,text_id", [("be", "house_data_card"), ("kk", "digits_data_card"),
+                                              ("ro", "spaceship_description")])
+def test_e5_is_not_asked_at_all_when_every_sentence_fits_or_use_is_sure_of_it(language, text_id):
+    from curation.checks.adequacy import check_adequacy, units
+    from curation.checks.alignment import recalled
+    from curation.checks.encoders import vectors
+
+    case = next(case for case in natural.load("calibration", (language,))
+                if case.text_id == text_id and case.defect is None)
+    vectors.clear()
+    result = check_adequacy(case.source, case.translation, language, case.names)
+    assert result.passed and "matched beyond doubt" in result.detail
+    assert not any(("e5", unit.plain) in vectors._cache for unit in units(case.translation, case.names))
+    links = recalled((case.source, case.translation, language, case.names))
+    assert [(link.t, link.s) for link in links] == [((i,), (i,)) for i in range(len(links))]
