@@ -17,11 +17,11 @@ sentences into one, split one in two and reorder clauses (curation/checks/alignm
   clause of its sentence or of the next or previous one, says, is added ("…, the data is on Kaggle"); a clause of the
   English whose removal brings the English much closer to the translation and that no translated unit or nearby
   clause says is omitted (curation/checks/clauses.py);
-- under e5, a translation with a unit for each English one, each with its identifiers and numbers and a fitting
-  length, is paired one to one without embedding it (e5 judges whole sentences only, at a millisecond a token); in
-  one that is not, the units at both ends that fit their English ones so, or that USE (a millisecond a sentence)
-  pairs with them beyond doubt, are paired in place and only the middle, with one unit of context on each side, is
-  embedded with e5 and aligned.
+- under e5 (whole sentences only, at a millisecond a token), a translated unit with its English one's identifiers
+  and numbers and a fitting length, or one USE (a millisecond a sentence) pairs with it beyond doubt, is that English
+  one in its place: a translation whose every unit is so is paired one to one without e5; in one that is not, such
+  units at both ends are paired in place and only the middle, with one unit of context on each side, is embedded
+  with e5 and aligned.
 
 Domain tags (a few words) have no sentences: the check applies from MIN_SOURCE_WORDS words of English on; a tag
 that gained a part ("real estate and construction") is curation/checks/tags.py's to find. Thresholds are calibrated
