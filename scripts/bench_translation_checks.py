@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from curation.checks.adequacy import MIN_SOURCE_WORDS, english_side  # noqa: E402
+from curation.checks.adequacy import english_side  # noqa: E402
 from curation.checks.encoders import encoder_name, vectors  # noqa: E402
 from curation.checks.translation import check_translation, clear_caches  # noqa: E402
 from curation.config import Settings  # noqa: E402
@@ -110,7 +110,7 @@ def _translation_as_new(text: Text) -> None:
     versions of its English text (the correct one and each broken one), so before this the encoder was timed on the
     first version of each and the median missed most of its cost (e5 languages: 77-85 ms against 160-270 ms)."""
     name = encoder_name(text.language)
-    if name and len(re.findall(r"[^\W\d_]+", text.source)) >= MIN_SOURCE_WORDS:
+    if name:  # (a tag's were never embedded: forgetting them is nothing)
         vectors.forget(name, english_side(text.translation, text.language, text.names))
 
 

@@ -226,16 +226,11 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")
     key = (source, translation, language, tuple(names))
-    if _one_to_one(english, translated, language):
-        remember(key, [Link((i,), (i,), 1.0) for i in range(len(english))])
-        return CheckResult(name=NAME, passed=True, detail=(
-            f"{len(translated)} sentence(s), one for each English one, with its identifiers and numbers and a fitting "
-            f"length"))
+    if _one_to_one(english, translated, language):  # by structure alone: USE is not asked either
+        return _line_for_line(key, len(english), "with its identifiers and numbers and a fitting length")
     head, tail = _settled_ends(english, translated, language)
     if head == len(english) == len(translated):  # each unit fits its English one or is one USE is sure of
-        remember(key, [Link((i,), (i,), 1.0) for i in range(len(english))])
-        return CheckResult(name=NAME, passed=True, detail=(
-            f"{len(translated)} sentence(s), one for each English one, each fitting it or matched beyond doubt"))
+        return _line_for_line(key, len(english), "each fitting it or matched beyond doubt")
     head, tail = max(0, head - 1), max(0, tail - 1)  # the unit next to the middle stays in it: a merge is still seen
     e_end, t_end = len(english) - tail, len(translated) - tail
     try:
@@ -245,6 +240,12 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     except EncoderUnavailable as error:
         _warn_once(str(error))
         return CheckResult(name=NAME, passed=True, detail=f"not run: {error}")
+
+
+def _line_for_line(key: tuple, count: int, why: str) -> CheckResult:
+    """A translation paired one to one without e5: each unit with the English one in its place."""
+    remember(key, [Link((i,), (i,), 1.0) for i in range(count)])
+    return CheckResult(name=NAME, passed=True, detail=f"{count} sentence(s), one for each English one, {why}")
 
 
 def _structure_fits(e: Unit, t: Unit, typical: float) -> bool:
