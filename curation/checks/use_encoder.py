@@ -20,6 +20,7 @@ calibrated on; the package's own backend is not used, as it returns whole-text v
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -33,6 +34,7 @@ _SIDE = max(max(left, n - 1 - left) for n, left in _ORDERS)  # the farthest one 
 _FEATURES = _WIDTH + len(_ORDERS) * _BRANCH  # a piece's feature row: its embedding, then each convolution's output
 REACH = 2 * _SIDE  # two convolutions in a row: a piece's row depends on the pieces REACH places around it
 _ROWS_AT_ONCE = 512  # pieces per forward pass: enough to keep each weight matrix in use, small enough to stay in cache
+PROJECTIONS_KEPT = 8192  # pieces whose projections are kept (3 KB each); all are forgotten when it is full
 KNOWN_TEXTS = 128  # texts whose feature rows are kept to derive others from: about 150 KB each
 
 
@@ -46,6 +48,7 @@ class UseEncoder:
         # numpy's BLAS on one thread: a run's checks share the machine with the run itself (E5_THREADS says more);
         # found once, as looking the libraries up costs more than a text's forward pass
         self._one_thread = ThreadpoolController().limit
+        self._lock = threading.Lock()
         with np.load(os.path.join(resources, "weights.npz"), allow_pickle=False) as weights:
             self._table = np.empty((_CHUNKS * weights["q1"].shape[0], _WIDTH), dtype=np.uint8)
             for chunk in range(_CHUNKS):
@@ -53,9 +56,9 @@ class UseEncoder:
             w = {key: weights[key] for key in weights.files if not key.startswith("q")}
         self._scale, self._low = w["scale"], w["lo"]
         names = [str(n) for n, _ in _ORDERS]
-        self._project = np.concatenate([w[f"proj{n}"] for n in names], axis=1)
-        self._project_bias = np.concatenate([w[f"proj_b{n}"] for n in names])
-        self._project_norm = (np.concatenate([w[f"ln_g{n}"] for n in names]),
+        self._projection = np.concatenate([w[f"proj{n}"] for n in names], axis=1)
+        self._projection_bias = np.concatenate([w[f"proj_b{n}"] for n in names])
+        self._projection_norm = (np.concatenate([w[f"ln_g{n}"] for n in names]),
                               np.concatenate([w[f"ln_b{n}"] for n in names]))
         self._convolutions = [((w[f"w1_{n}"], w[f"b1_{n}"]), (w[f"w2_{n}"], w[f"b2_{n}"])) for n in names]
         self._features_norm = (w["ln_g"], w["ln_b"])
@@ -65,10 +68,16 @@ class UseEncoder:
         self._known: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()
         self._starting: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
         self._ending: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+        # piece id -> its row of _projections (-1: not computed yet); emptied when full
+        self._slot = np.full(len(self._table), -1, dtype=np.int64)
+        self._projections = np.empty((PROJECTIONS_KEPT, len(_ORDERS) * _BRANCH), dtype=np.float32)
+        self._projections_held = 0
         self.pieces_read = 0  # pieces run through the forward pass so far, each with its neighbourhood (benchmarks)
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
-        with self._one_thread(limits=1, user_api="blas"):
+        # one call at a time: the kept rows and projections change under a call (a run whose checks' process died
+        # checks in threads of its own)
+        with self._lock, self._one_thread(limits=1, user_api="blas"):
             return self._embed(texts)
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -130,8 +139,9 @@ class UseEncoder:
 
     def forget(self, texts: Sequence[str]) -> None:
         """Derive nothing from these texts any more (a benchmark timing a translation as new)."""
-        for text in texts:
-            self._drop(tuple(self._pieces.encode(text, out_type=int, add_bos=True, add_eos=True)))
+        with self._lock:
+            for text in texts:
+                self._drop(tuple(self._pieces.encode(text, out_type=int, add_bos=True, add_eos=True)))
 
     def _drop(self, text: tuple[int, ...]) -> None:
         if self._known.pop(text, None) is not None:
@@ -188,39 +198,66 @@ class UseEncoder:
         starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         n = len(ids)
         self.pieces_read += n
+        # the rows kept, and the rows the second convolution reads around them: only those need the first
         kept = np.concatenate([np.arange(start + a, start + b) for start, (_, (a, b)) in zip(starts, batch)])
-        chunk = ids % _CHUNKS
-        embedded = self._table[ids].astype(np.float32)
-        embedded *= self._scale[chunk, None]
-        embedded += self._low[chunk, None]
-        projected = embedded @ self._project
-        projected += self._project_bias
-        self._normalize(projected, *self._project_norm)
+        read = np.concatenate([np.arange(start + max(0, a - _SIDE), start + min(len(run), b + _SIDE))
+                               for start, (run, (a, b)) in zip(starts, batch)])
+        projected = self._projected(ids)
         window = _window(starts, lengths, n)
         rows = np.empty((len(kept), _FEATURES), dtype=np.float32)
-        rows[:, :_WIDTH] = embedded[kept]
+        rows[:, :_WIDTH] = self._embedded(ids[kept])
         padded = np.zeros((n + 1, _BRANCH), dtype=np.float32)  # row n: the zeros a window past a run's end reads
+        inner = np.zeros((n, _BRANCH), dtype=np.float32)
         for branch, ((n_gram, left), (first, second)) in enumerate(zip(_ORDERS, self._convolutions)):
             columns = window[:, _SIDE - left:_SIDE - left + n_gram]
-            inner = self._convolve(padded, projected[:, branch * _BRANCH:(branch + 1) * _BRANCH], columns, *first)
-            # the second convolution only where a row is kept: the context rows served the first one
+            inner[read] = self._convolve(padded, projected[:, branch * _BRANCH:(branch + 1) * _BRANCH], columns,
+                                         *first, only=read)
             at = _WIDTH + branch * _BRANCH
             rows[:, at:at + _BRANCH] = self._convolve(padded, inner, columns, *second, only=kept)
         self._normalize(rows, *self._features_norm)
         return rows
 
+    def _embedded(self, ids: np.ndarray) -> np.ndarray:
+        """The pieces' embeddings, from the 8-bit table."""
+        chunk = ids % _CHUNKS
+        embedded = self._table[ids].astype(np.float32)
+        embedded *= self._scale[chunk, None]
+        embedded += self._low[chunk, None]
+        return embedded
+
+    def _projected(self, ids: np.ndarray) -> np.ndarray:
+        """The pieces' projections into the convolutions' inputs (normalized together), each piece's computed once: a
+        projection depends on the piece alone, and a run's texts use a few thousand pieces again and again."""
+        new = np.unique(ids[self._slot[ids] < 0])
+        if self._projections_held + len(new) > len(self._projections):
+            self._slot.fill(-1)
+            self._projections_held = 0
+            new = np.unique(ids)
+            if len(new) > len(self._projections):
+                return self._project(self._embedded(ids))
+        if len(new):
+            held = self._projections_held
+            self._projections[held:held + len(new)] = self._project(self._embedded(new))
+            self._slot[new] = np.arange(held, held + len(new))
+            self._projections_held += len(new)
+        return self._projections[self._slot[ids]]
+
+    def _project(self, embedded: np.ndarray) -> np.ndarray:
+        """Embeddings into the three convolutions' inputs, side by side, normalized together as the model does."""
+        projected = embedded @ self._projection
+        projected += self._projection_bias
+        self._normalize(projected, *self._projection_norm)
+        return projected
+
     @staticmethod
     def _convolve(padded: np.ndarray, layer: np.ndarray, columns: np.ndarray, weight: np.ndarray, bias: np.ndarray,
-                  only: np.ndarray | None = None) -> np.ndarray:
-        """One convolution over the pieces' windows, with its input added back (of the rows `only`, if given)."""
-        n = len(layer)
-        padded[:n] = layer
-        if only is not None:
-            columns, layer = columns[only], layer[only]
-        out = padded[columns].reshape(len(columns), -1) @ weight
+                  only: np.ndarray) -> np.ndarray:
+        """One convolution over the pieces' windows, with its input added back, at the rows `only`."""
+        padded[:len(layer)] = layer
+        out = padded[columns[only]].reshape(len(only), -1) @ weight
         out += bias
         np.maximum(out, 0, out=out)
-        out += layer
+        out += layer[only]
         return out
 
     def _normalize(self, x: np.ndarray, gain: np.ndarray, shift: np.ndarray) -> None:

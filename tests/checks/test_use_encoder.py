@@ -1,6 +1,7 @@
 """USE's forward pass of our own: the package's vectors, for less work when a text shares its start or end with one
 embedded a moment ago (curation/checks/use_encoder.py)."""
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -58,9 +59,31 @@ def test_a_text_sharing_its_start_and_end_costs_the_pieces_between(pieces):
     assert encoder.pieces_read - whole <= 4 * use_encoder.REACH + 2 < glued / 2
 
 
-def test_texts_forgotten_while_derived_from_still_give_the_right_vectors(monkeypatch, pieces, package):
+def test_texts_and_pieces_forgotten_while_in_use_still_give_the_right_vectors(monkeypatch, pieces, package):
     monkeypatch.setattr(use_encoder, "KNOWN_TEXTS", 2)
+    monkeypatch.setattr(use_encoder, "PROJECTIONS_KEPT", 64)  # a pass of a few texts fills it
     encoder = UseEncoder(str(RESOURCES), pieces)
     texts = [FIRST, SECOND, "Use `train.csv` only.", "Report the score per field.", *VARIANTS]
     assert np.abs(encoder(texts) - package.encode(texts)).max() < 1e-5
     assert np.abs(encoder(VARIANTS[::-1]) - package.encode(VARIANTS[::-1])).max() < 1e-5
+
+
+def test_calls_from_several_threads_give_the_right_vectors(monkeypatch, pieces, package):
+    # a run whose checks' process died checks in threads of its own; small stores make the calls refill them
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(use_encoder, "KNOWN_TEXTS", 3)
+    monkeypatch.setattr(use_encoder, "PROJECTIONS_KEPT", 120)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns every microsecond: without the lock this failed 3 runs in 4
+    encoder = UseEncoder(str(RESOURCES), pieces)
+    texts = [FIRST, SECOND, *VARIANTS]
+    batches = [texts[i:] + texts[:i] for i in range(len(texts))] * 6
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            results = list(pool.map(encoder, batches))
+    finally:
+        sys.setswitchinterval(switch)
+    expected = {tuple(batch): package.encode(batch) for batch in batches}
+    for batch, vectors in zip(batches, results):
+        assert np.abs(vectors - expected[tuple(batch)]).max() < 1e-5
