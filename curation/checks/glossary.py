@@ -136,7 +136,8 @@ def matcher(glossary: Glossary, code: str) -> Senses:
     ending = None if code == "en" else data.get("ending", ENDING)
     concepts = {entry.term: list(entry.forms.get(code, ())) for entry in glossary.entries}
     concepts["ignore"] = list(data.get("glossary_ignore", ()))
-    return compile_words(code, concepts, data.get("word_prefix", ""), ending=ending)
+    return compile_words(code, concepts, data.get("word_prefix", ""), ending=ending,
+                         loan_ending=None if code == "en" else data.get("loan_ending"))
 
 
 @lru_cache(maxsize=8)

@@ -70,27 +70,30 @@ _READ_AT_MOST = 4096  # texts whose finds a language keeps (a long run's retries
 _VOWELS = "aeiouyáéíóúàèìòùâêîôûäëïöüăâîıаеёиоуыэюяьйіўәөұүі"
 
 
-def _word(token: str, ending: int | None = None) -> tuple[str, str]:
+def _word(token: str, ending: int | None = None, loan_ending: int | None = None) -> tuple[str, str]:
     """A pattern word as a regular expression and the number of letters it spells out: `*` at either end stands for
     letters; with `ending`, a word without `*` loses its final vowels and takes up to that many letters of ending
-    (glossary forms: "полнота" also matches "полноты")."""
+    (glossary forms: "полнота" also matches "полноты"), or `loan_ending` letters if it ends in a consonant (in
+    Italian such a word is a loan and does not change: "test" is not the stem of "testo", text)."""
     head, tail = token.startswith("*"), token.endswith("*") and len(token) > 1
     core = token.strip("*")
     if ending is not None and not head and not tail and core[-1:].isalpha() and not _UNSPACED.match(core[-1]):
         stem = core.rstrip(_VOWELS)
+        if loan_ending is not None and stem == core:
+            return re.escape(core) + f"\\w{{0,{loan_ending}}}", core
         if len(stem) < 4:  # "мода" is not the stem of "модельдер": a short word keeps its letters, a short ending
             return re.escape(core) + f"\\w{{0,{min(ending, 2)}}}", core
         return re.escape(stem) + f"\\w{{0,{ending + len(core) - len(stem)}}}", stem
     return ("\\w*" if head else "") + re.escape(core) + ("\\w*" if tail else ""), core
 
 
-def pattern(text: str, prefix: str = "", ending: int | None = None) -> tuple[str, str]:
+def pattern(text: str, prefix: str = "", ending: int | None = None, loan_ending: int | None = None) -> tuple[str, str]:
     """One pattern of a word list as a regular expression (see the header of meaning_words/en.toml), and the letters
     it spells out (of two finds of the same words, the more specific pattern names the concept)."""
     if text.startswith("re:"):
         return text[3:], ""  # a regular expression yields to a word list's word over the same letters
     tokens = text.split()
-    parts = [_word(token, ending) for token in tokens]
+    parts = [_word(token, ending, loan_ending) for token in tokens]
     body = r"[\s\-]+".join(part for part, _ in parts)
     first, last = tokens[0].lstrip("*")[:1], tokens[-1].rstrip("*")[-1:]
     before = "" if _UNSPACED.match(first) or not first.isalpha() else r"(?<![^\W\d_])"
@@ -197,11 +200,11 @@ def _chosen(text: str, spans: dict[tuple[int, int], set[str]]) -> list[Find]:
 
 
 def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", ending: int | None = None,
-                  side: str = "before", **order: bool) -> Senses:
+                  side: str = "before", loan_ending: int | None = None, **order: bool) -> Senses:
     """Concept word lists of a language as a Senses."""
     patterns = {}
     for concept, words in concepts.items():
-        compiled = sorted({pattern(word if word.startswith("re:") else lower(word, code), prefix, ending)
+        compiled = sorted({pattern(word if word.startswith("re:") else lower(word, code), prefix, ending, loan_ending)
                            for word in words if word.strip()}, key=lambda item: -len(item[0]))
         if compiled:
             # each spelled-out part is a token's letters as the regular expression matches them, unchanged

@@ -287,7 +287,7 @@ class UseEncoder:
 
 
 def _window(starts: np.ndarray, lengths: np.ndarray, n: int) -> np.ndarray:
-    """For each of n pieces laid end to end, the positions _SIDE before to _SIDE after it; n where that leaves its run."""
+    """For each of n pieces laid end to end, the positions _SIDE before to _SIDE after it (n: outside its run)."""
     position = np.arange(n, dtype=np.int64)[:, None]
     around = position + np.arange(-_SIDE, _SIDE + 1, dtype=np.int64)
     inside = (around >= np.repeat(starts, lengths)[:, None]) & (around < np.repeat(starts + lengths, lengths)[:, None])

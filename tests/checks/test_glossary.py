@@ -186,3 +186,13 @@ def test_a_detail_lists_its_terms_in_the_same_order_in_every_process():
                               cwd=REPO, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
                for seed in range(4)}
     assert len(details) == 1 and "recall" in details.pop()
+
+
+def test_an_italian_loan_takes_no_ending_so_text_is_not_a_test_set():
+    # "test" is invariable in Italian; "testo" is text (meaning_calibration_4c, rx_signal_detection)
+    source = "Use `reports.csv` for training, and ignore the `case_narrative` text."
+    translation = "Usate `reports.csv` per l'addestramento e ignorate il testo di `case_narrative`."
+    assert check_terms(GLOSSARY, source, translation, "it").passed
+    swapped = "Usate `reports.csv` per il test e ignorate il testo di `case_narrative`."
+    result = check_terms(GLOSSARY, source, swapped, "it")
+    assert not result.passed and "'test' (test set)" in result.detail and "testo" not in result.detail
