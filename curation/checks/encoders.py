@@ -78,8 +78,8 @@ def model(name: str):
 
 
 def _use():
-    """USE with sentencepiece's own tokenizer (the package's pure-Python port of it cost a millisecond a sentence, a
-    fifth of the adequacy check's time; the two agree on all but 100 of the 118,801 sentences, glued pairs and clause-less
+    """USE with sentencepiece's own tokenizer (the package's pure-Python port of it cost a millisecond a sentence,
+    a fifth of the adequacy check's time; the two agree on all but 100 of the 118,801 sentences, glued pairs and clause-less
     sentences the checks embedded for the natural sets: a run of characters the vocabulary lacks, or a tie between two
     cuts of equal score, and sentencepiece's cut is what the model was trained on), and a forward pass of our own that
     derives a text from one sharing its start or end (curation/checks/use_encoder.py)."""

@@ -196,3 +196,15 @@ def test_an_italian_loan_takes_no_ending_so_text_is_not_a_test_set():
     swapped = "Usate `reports.csv` per il test e ignorate il testo di `case_narrative`."
     result = check_terms(GLOSSARY, source, swapped, "it")
     assert not result.passed and "'test' (test set)" in result.detail and "testo" not in result.detail
+
+
+@pytest.mark.parametrize("language,source,translation", [
+    # "検証" is the noun and the verb: the English verb says the same term (meaning_calibration_5a, leaf_disease)
+    ("ja", "`rust_late` has fewer than 40 training images. Validate with stratified k-fold over 5 folds.",
+     "`rust_late` の学習画像は 40 枚未満です。5 分割の層化 k 分割で検証してください。"),
+    # "treningu" is a form of "trening"; "testu" of "test" (meaning_calibration_5d, calibration_4c)
+    ("pl", "Do not use them for training. Validate on 20% of the data and keep 10% for the test set.",
+     "Nie używaj ich do treningu. Walidację przeprowadź na 20% danych, a 10% zostaw do testu."),
+])
+def test_a_verb_of_a_term_and_the_inflected_forms_of_a_term_are_that_term(language, source, translation):
+    assert check_terms(GLOSSARY, source, translation, language).passed
