@@ -2,7 +2,7 @@
 beginning or its end with a text embedded a moment ago costs only the pieces around where the two differ.
 
 For a translation in one of USE's languages the adequacy check embeds each sentence, each two adjacent ones glued, and
-each sentence without each of its clauses: about 23 texts a translation, most of them a sentence just embedded with a
+each sentence without each of its clauses: 17-31 texts a translation on the calibration sets, most of them a sentence just embedded with a
 clause cut out or another sentence added. Nearly all of the check's time went to embedding them (cProfile, French).
 
 USE reads a text as a bag of local features. Each piece (sentencepiece token, the text's first and last marks
@@ -11,7 +11,8 @@ five over the pieces' projections, each adding its input back); the text's vecto
 rows and of the number of pieces. So a piece whose neighbourhood is the same in two texts has the same row in both:
 a text sharing its first p pieces with a known text has the known rows of its first p - REACH pieces, and likewise at
 its end. Only the rows between are computed, each from its own neighbourhood. The vectors are those of the whole
-forward pass up to the order of a sum (within 1e-6; tests/checks/test_use_encoder.py).
+forward pass up to the order of a sum (within 1.5e-7 on tests/checks/test_use_encoder.py's texts). A piece's
+projection, which depends on the piece alone, is computed once and kept.
 
 The forward pass follows the computation of the package's numpy backend, which the check's thresholds were
 calibrated on; the package's own backend is not used, as it returns whole-text vectors only.
@@ -187,8 +188,7 @@ class UseEncoder:
             size += len(run)
         if batch:
             out.append(self._forward(batch))
-        width = _FEATURES
-        return np.concatenate(out) if out else np.zeros((0, width), dtype=np.float32)
+        return np.concatenate(out) if out else np.zeros((0, _FEATURES), dtype=np.float32)
 
     def _forward(self, batch: list[tuple[tuple[int, ...], tuple[int, int]]]) -> np.ndarray:
         """Feature rows of the kept pieces of runs laid end to end; a window reaching past its run's ends reads zeros
