@@ -2,8 +2,9 @@
 beginning or its end with a text embedded a moment ago costs only the pieces around where the two differ.
 
 For a translation in one of USE's languages the adequacy check embeds each sentence, each two adjacent ones glued, and
-each sentence without each of its clauses: 17-31 texts a translation on the calibration sets, most of them a sentence just embedded with a
-clause cut out or another sentence added. Nearly all of the check's time went to embedding them (cProfile, French).
+each sentence without each of its clauses: 17-31 texts a translation on the calibration sets, most of them a sentence
+just embedded with a clause cut out or another sentence added. Nearly all of the check's time went to embedding them
+(cProfile, French).
 
 USE reads a text as a bag of local features. Each piece (sentencepiece token, the text's first and last marks
 included) gets a feature row from the pieces at most REACH places either side of it (two convolutions of width up to
