@@ -106,15 +106,16 @@ class Figures:
 
 def _translation_as_new(text: Text) -> None:
     """Forget the vectors of the translation's sentences (and USE's feature rows of them, which it derives other texts
-    from), as a run meets each answer: new. The English ones stay, as
-    in a run (one English text, 12 languages, every retry). A text of a set shares most sentences with the other
-    versions of its English text (the correct one and each broken one), so before this the encoder was timed on the
-    first version of each and the median missed most of its cost (e5 languages: 77-85 ms against 160-270 ms)."""
+    from), as a run meets each answer: new. The English ones stay, as in a run (one English text, 12 languages, every
+    retry). A text of a set shares most sentences with the other versions of its English text (the correct one and
+    each broken one), so before this the encoder was timed on the first version of each and the median missed most of
+    its cost (e5 languages: 77-85 ms against 160-270 ms)."""
     name = encoder_name(text.language)
     if name:  # (a tag's were never embedded: forgetting them is nothing)
+        translated = english_side(text.translation, text.language, text.names)
         # e5's languages have the sentences USE is sure of paired by USE: its vectors of them go too
         for encoder in {name, "use"}:
-            vectors.forget(encoder, english_side(text.translation, text.language, text.names))
+            vectors.forget(encoder, translated)
 
 
 def run(texts: list[Text], settings: Settings) -> Figures:

@@ -35,23 +35,20 @@ import logging
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 
 from curation.checks import tags
 from curation.checks.alignment import Link, align, remember, reordered
 from curation.checks.clauses import clause_problems, prose_size, without_each_clause
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
 from curation.checks.glue import absorbed, in_place, validated
-from curation.checks.masking import PLACEHOLDER, mask_identifiers
-from curation.checks.numbers import NUMBER
 from curation.checks.prose import prose, quote
-from curation.checks.segments import blocks, sentences
+from curation.checks.units import Unit, clear_cache, units
 from curation.languages import parse_language
 from curation.records import CheckResult
 
 log = logging.getLogger("curation.checks.adequacy")
-__all__ = ["check_adequacy", "units", "threshold", "encoder_name", "model", "vectors", "EncoderUnavailable"]
+__all__ = ["check_adequacy", "units", "clear_cache", "threshold", "encoder_name", "model", "vectors",
+           "EncoderUnavailable"]
 
 NAME = "adequacy"
 # Fewer English words than this is a tag or a name: nothing to align.
@@ -84,59 +81,12 @@ ONE_TO_ONE_SPAN = 1.3
 # next closest. On the 2,477 be, kk and ro calibration cases no check's verdict changed, and the adequacy check's median
 # time fell by a quarter to two fifths (be 181 -> 109 ms, kk 188 -> 169, ro 146 -> 101, a busy machine).
 USE_SURE, USE_SURE_MARGIN = 0.5, 0.1
-_BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
-_DIGITS = re.compile(r"\d+(?:[.,:x]\d+)*")
 
 
 def threshold(language: str) -> float:
     """The calibrated pairing threshold for a target language."""
     code = parse_language(language).code
     return THRESHOLDS.get(code, DEFAULT_THRESHOLD[encoder_name(code)])
-
-
-@dataclass(frozen=True)
-class Unit:
-    line: int
-    text: str  # as written, for the detail
-    plain: str  # what is embedded: no bullet marker, no backticks
-    block: int = 0  # the paragraph or list item it belongs to
-    own_block: bool = False  # its block is a list item, heading or table row (not running text)
-    size: int = 0  # characters of prose: identifiers and numbers, which both sides share, do not count
-    anchors: frozenset[str] = frozenset()  # identifiers, names and numbers it holds, which a translation keeps as is
-
-
-def _anchors(spans: Iterable[str]) -> frozenset[str]:
-    """What a translation keeps of a unit's identifiers and numbers: identifiers as written, numbers as their digits.
-    A number's unit and spacing are the language's ("15%", "15 %", "62 percent", "%62"), and so is a range ("from
-    2020 to 2024", "2020-2024"): compared as written, a correct sentence looked restructured and was embedded."""
-    return frozenset(key for span in spans for key in (_DIGITS.findall(span) if span[:1].isdigit() else [span]))
-
-
-def units(text: str, names: Iterable[str] = ()) -> tuple[Unit, ...]:
-    """The text's sentences and list items, in order; pieces without a letter (a rule, a bare number) are skipped."""
-    return _units(text, tuple(names))
-
-
-@lru_cache(maxsize=1024)
-def _units(text: str, names: tuple[str, ...]) -> tuple[Unit, ...]:
-    # Kept: adequacy, then the meaning, terms and roles checks read both texts' units again, a dozen readings of
-    # each text, and each masks every sentence.
-    found = []
-    layout = blocks(PLACEHOLDER.sub(" ", text))
-    for sentence in sentences(PLACEHOLDER.sub(" ", text)):
-        plain = " ".join(_BULLET.sub("", sentence.text).replace("`", "").split())
-        if any(char.isalpha() for char in plain):
-            block = layout[sentence.block]
-            anchors = _anchors([*mask_identifiers(sentence.text, tuple(names)).spans,
-                                *NUMBER.findall(prose(sentence.text, names))])
-            found.append(Unit(sentence.line, sentence.text, plain, block.paragraph * 1000 + sentence.block,
-                              block.kind != "text", prose_size(sentence.text, names), anchors))
-    return tuple(found)
-
-
-def clear_cache() -> None:
-    """Forget the texts read so far (a benchmark timing texts as new)."""
-    _units.cache_clear()
 
 
 def english_side(source: str, language: str, names: Iterable[str] = ()) -> list[str]:

@@ -78,11 +78,11 @@ def model(name: str):
 
 
 def _use():
-    """USE with sentencepiece's own tokenizer (the package's pure-Python port of it cost a millisecond a sentence,
-    a fifth of the adequacy check's time; the two agree on all but 100 of the 118,801 sentences, glued pairs and clause-less
-    sentences the checks embedded for the natural sets: a run of characters the vocabulary lacks, or a tie between two
-    cuts of equal score, and sentencepiece's cut is what the model was trained on), and a forward pass of our own that
-    derives a text from one sharing its start or end (curation/checks/use_encoder.py)."""
+    """USE with sentencepiece's own tokenizer, and a forward pass of our own that derives a text from one sharing its
+    start or end (curation/checks/use_encoder.py). The package's pure-Python port of the tokenizer cost a millisecond
+    a sentence, a fifth of the adequacy check's time; the two agree on all but 100 of the 118,801 sentences, glued
+    pairs and clause-less sentences the checks embedded for the natural sets (a run of characters the vocabulary lacks,
+    or a tie between two cuts of equal score), and sentencepiece's cut is what the model was trained on."""
     from pathlib import Path
 
     import sentencepiece
@@ -132,7 +132,10 @@ class Vectors:
         texts = list(texts)
         for text in texts:
             self._cache.pop((name, text), None)
-        forget_derived = getattr(model(name), "forget", None)  # USE derives a text from one embedded a moment ago
+        try:
+            forget_derived = getattr(model(name), "forget", None)  # USE derives a text from one embedded a moment ago
+        except EncoderUnavailable:
+            return  # never loaded: it derived nothing
         if forget_derived:
             forget_derived(texts)
 

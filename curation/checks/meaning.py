@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from curation.checks.adequacy import Unit, units
+from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.prose import prose, quote
 from curation.checks.senses import Find, Senses, lower, relations, senses

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from curation.checks.adequacy import Unit, units
+from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
