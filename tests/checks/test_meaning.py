@@ -399,3 +399,13 @@ def test_a_number_the_english_bounds_on_both_sides_keeps_either_part():
 def test_a_year_word_the_english_has_not_is_still_a_unit_change_elsewhere():
     assert failed(check_meaning("Forecast the consumption for the next 3 days.",
                                 "Спрогнозируйте потребление на следующие 3 года.", "ru"))
+
+
+def test_a_negated_side_said_as_only_the_other_side_passes_and_a_flip_that_keeps_the_negation_is_caught():
+    # "not after" is "only on or before": the negation went into "only" and the opposite side (fifth calibration set)
+    english = "Tariffs introduced after 2023-06-30 are not included."
+    assert check_meaning(english, "数据只收录 2023-06-30 当天及之前推出的电价方案。", "zh").passed
+    assert check_meaning("Cows younger than 24 months are not included in the evaluation.",
+                         "Seules les vaches âgées d'au moins 24 mois entrent dans l'évaluation.", "fr").passed
+    # the negation kept and the side turned: "not before" says the opposite of "not after"
+    assert failed(check_meaning(english, "2023-06-30 之前推出的电价方案不包括在内。", "zh"))
