@@ -205,6 +205,10 @@ def test_an_italian_loan_takes_no_ending_so_text_is_not_a_test_set():
     # "treningu" is a form of "trening"; "testu" of "test" (meaning_calibration_5d, calibration_4c)
     ("pl", "Do not use them for training. Validate on 20% of the data and keep 10% for the test set.",
      "Nie używaj ich do treningu. Walidację przeprowadź na 20% danych, a 10% zostaw do testu."),
+    # "таңба" (mark) is Kazakh's usual word for a label; "сипаттама" beside it is the feature (meaning_calibration_5b)
+    ("kk", "The spectra are features; the lab value is not, because it defines the label.",
+     "Спектрлер сипаттама қызметін атқарады; зертханалық көрсеткіш сипаттама бола алмайды, өйткені таңба содан "
+     "алынған."),
 ])
 def test_a_verb_of_a_term_and_the_inflected_forms_of_a_term_are_that_term(language, source, translation):
     assert check_terms(GLOSSARY, source, translation, language).passed
