@@ -212,3 +212,15 @@ def test_an_italian_loan_takes_no_ending_so_text_is_not_a_test_set():
 ])
 def test_a_verb_of_a_term_and_the_inflected_forms_of_a_term_are_that_term(language, source, translation):
     assert check_terms(GLOSSARY, source, translation, language).passed
+
+
+@pytest.mark.parametrize("language,source,translation", [
+    # "تقطيع دلالي" is semantic segmentation; the pixel accuracy beside it is a classification's (meaning_calibration_5a)
+    ("ar", "Perform semantic segmentation of weeds. The segmentation is scored by mean IoU; pixel accuracy is reported.",
+     "نفِّذ تقطيعًا دلاليًا للأعشاب الضارة. يُقيَّم التقطيع بمتوسط IoU، وتُذكر دقة التصنيف على مستوى البكسل."),
+    # "racine d'erreur quadratique moyenne", without the article (meaning_calibration_5c)
+    ("fr", "The baseline reaches a root mean squared error of 26 kg.",
+     "Le modèle de référence obtient une racine d'erreur quadratique moyenne de 26 kg."),
+])
+def test_a_rendering_without_an_article_or_with_another_usual_word_is_that_term(language, source, translation):
+    assert check_terms(GLOSSARY, source, translation, language).passed
