@@ -111,7 +111,10 @@ def _negation(english: Side, translated: Side) -> str | None:
     said = (rel.strong, rel.absent)
     # Every negating word of the English needs a rendering: a translation whose only "negation" is the absent word the
     # English also has ("missing values were not imputed" as "missing values were imputed") lost the negation.
-    rendered = t[rel.absent] + t[rel.soft] + sum(max(0, t[word] - e[word]) for word in rel.instead)
+    instead = sum(max(0, t[word] - e[word]) for word in rel.instead)
+    rendered = t[rel.absent] + t[rel.soft] + instead
+    if instead and not t[rel.absent]:  # "images without a label are not used" as "only labelled images are used"
+        rendered += e[rel.absent]
     if e[rel.absent] or e[rel.soft]:  # "not removed", "do not drop" as "kept": the negation and the absence both
         rendered += 2 * max(0, t[rel.kept] - e[rel.kept])
     if e[rel.strong] and not t[rel.strong] and rendered < e[rel.strong] + e[rel.absent]:

@@ -350,6 +350,9 @@ def test_not_accepted_said_as_rejected_passes_and_a_lost_do_not_reject_is_caught
     ("zh", "`interval_start`: local time, not UTC.", "`interval_start`：本地时间，非 UTC。"),
     ("ja", "The target is 1 if a trip occurs and 0 if not.", "ターゲットはトリップ発生時に 1、未発生時に 0 となります。"),
     ("ar", "Do not use readings from other stations.", "يقتصر الاستخدام على قراءات هذه المحطة."),
+    # a negated absence said with "only" and the thing present: "without a label ... not used" (fifth calibration set)
+    ("fr", "Images without a label are not used for training.", "Seules les images annotées servent à l'entraînement."),
+    ("es", "Images without a label are not used for training.", "Solo se usan para entrenar las imágenes con etiqueta."),
 ])
 def test_a_negation_said_with_a_bound_an_only_or_a_suffix_passes(language, english, translated):
     assert check_meaning(english, translated, language).passed
@@ -365,6 +368,8 @@ def test_a_negation_said_with_a_bound_an_only_or_a_suffix_passes(language, engli
     # an "only" the English has too renders nothing: "is only the key and must not be used" lost its "not"
     ("pl", "`claim_id` is only the key and must not be used as a feature.",
      "`claim_id` jest wyłącznie kluczem i może być używany jako cecha."),
+    # the absence kept and the negation gone: "without a label ... used"
+    ("es", "Images without a label are not used for training.", "Las imágenes sin etiqueta se usan para entrenar."),
 ])
 def test_the_same_sentences_without_their_negation_are_flagged(language, english, translated):
     result = check_meaning(english, translated, language, ("claim_id",))
