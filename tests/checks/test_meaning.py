@@ -353,6 +353,9 @@ def test_not_accepted_said_as_rejected_passes_and_a_lost_do_not_reject_is_caught
     # a negated absence said with "only" and the thing present: "without a label ... not used" (fifth calibration set)
     ("fr", "Images without a label are not used for training.", "Seules les images annotées servent à l'entraînement."),
     ("es", "Images without a label are not used for training.", "Solo se usan para entrenar las imágenes con etiqueta."),
+    # "limit yourself to" is "only": "do not use claims after" as "limit yourself to claims at the latest on"
+    ("it", "Do not use claims dated after the index prescription.",
+     "Limitatevi alle richieste datate al più tardi il giorno della prescrizione indice."),
 ])
 def test_a_negation_said_with_a_bound_an_only_or_a_suffix_passes(language, english, translated):
     assert check_meaning(english, translated, language).passed
