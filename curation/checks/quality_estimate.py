@@ -4,7 +4,10 @@ direction, comparison, role, condition, unit, term) or addition, omission, mistr
 the translation and the English words they render.
 
 Off unless `[models] qe` is set. It runs on a translation that passed the automatic checks (a text that failed
-them goes back to the translator anyway, so judging it would be paid for nothing). Major and critical findings
+them goes back to the translator anyway, so judging it would be paid for nothing), and on one that only the word-list
+checks (meaning, terms, roles) flagged: they match words, not meaning, and flag correct rewordings ("not after" as
+"only before", "are not errors" as "are correct"), so the reviewing model is told what they suspect and has the last
+word. What it does not confirm is overruled: the check passes, its detail kept. Major and critical findings
 fail it: the findings go into the retranslate prompt like any failed check, and a translation that still has
 them after `translate.max_attempts` is stored flagged, with the findings in the review sheet's "Check failed"
 column. Minor findings are kept in the detail of a passed result. Each finding is written in plain words, which the
@@ -22,6 +25,8 @@ from curation.records import CheckResult
 
 ROLE = NAME = "qe"
 FLAGGING = ("major", "critical")
+# The checks a qe model may overrule: their findings are suspicions read off word lists.
+SECOND_OPINION = ("meaning", "terms", "roles")
 
 
 CATEGORIES = ("negation", "direction", "comparison", "role", "condition", "unit", "term", "addition", "omission",
@@ -75,3 +80,22 @@ def as_check(estimate: QualityEstimate) -> CheckResult:
     return CheckResult(name=NAME, passed=True,
                        detail=("minor only: " + "; ".join(minor)) if minor else "no findings")
 
+
+
+def worth_a_reading(failed: list[CheckResult]) -> bool:
+    """Whether a translation with these failed checks goes to the qe model: none failed, or only word-list checks."""
+    return all(check.name in SECOND_OPINION for check in failed)
+
+
+def suspicions(failed: list[CheckResult]) -> list[str]:
+    """What the word-list checks suspect, as the qe prompt lists it."""
+    return [f"{check.name}: {check.detail}" for check in failed if check.name in SECOND_OPINION]
+
+
+def judged(checks: list[CheckResult], estimate: CheckResult) -> list[CheckResult]:
+    """The checks with the qe result added. When the reviewing model, told what the word-list checks suspect, finds
+    nothing serious, their findings are overruled: passed, with the detail they had."""
+    if estimate.passed:
+        checks = [CheckResult(name=check.name, passed=True, detail=f"overruled by the qe model: {check.detail}")
+                  if not check.passed and check.name in SECOND_OPINION else check for check in checks]
+    return [*checks, estimate]

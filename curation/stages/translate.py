@@ -25,7 +25,7 @@ from curation.checks.glossary import Glossary, entries_for, load_glossary
 from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
 from curation.checks.not_content import not_content
 from curation.checks.off_loop import check_translation_off_loop, warm_up
-from curation.checks.quality_estimate import QualityEstimate, as_check
+from curation.checks.quality_estimate import QualityEstimate, as_check, judged, suspicions, worth_a_reading
 from curation.config import Settings
 from curation.excerpt import plural
 from curation.fingerprint import fingerprint
@@ -291,9 +291,10 @@ class TranslateStage:
                 checks = await check_translation_off_loop(item.source_text, text, item.language, self.settings,
                                                           item.names)
             failed = [check for check in checks if not check.passed]
-            if not failed and self.qe_prompt is not None:
-                # Only a text the automatic checks passed is worth a second model's reading.
-                checks = [*checks, await self._estimate(item, text, llm)]
+            if self.qe_prompt is not None and worth_a_reading(failed):
+                # A text the automatic checks passed, or one only the word-list checks doubt: the second model reads
+                # it, told what they suspect, and overrules what it does not confirm.
+                checks = judged(checks, await self._estimate(item, text, llm, failed))
                 failed = [check for check in checks if not check.passed]
             if not failed or attempt == attempts:
                 return Outcome(text=text, checks=checks, attempts=attempt)
@@ -301,11 +302,11 @@ class TranslateStage:
             previous = answered
         raise AssertionError("unreachable: the last attempt returns")
 
-    async def _estimate(self, item: TranslateItem, text: str, llm: LLM) -> CheckResult:
+    async def _estimate(self, item: TranslateItem, text: str, llm: LLM, failed: list[CheckResult]) -> CheckResult:
         """The `qe` model's MQM-style findings on one translation, as the check result "qe"."""
         language = self.settings.language(item.language)
         messages = self.qe_prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
-                                         source=item.source_text, translation=text)
+                                         source=item.source_text, translation=text, suspected=suspicions(failed))
         answer = await llm.ask(role=QE_ROLE, messages=messages, schema=QualityEstimate, item=item.key,
                                prompt_hash=self.qe_prompt.hash)
         return as_check(answer.parsed)

@@ -154,3 +154,57 @@ def check_failed_cell(store, settings) -> str:
     header = [cell.value for cell in sheet[1]]
     row = next(row for row in sheet.iter_rows(min_row=2, values_only=True) if row[0] == "houses/description/be")
     return row[header.index("Check failed")]
+
+
+TERM_SUSPECTED = "- terms: term: the English says 'test set' (test set), the translation has none of"
+
+
+def doubted_by_the_glossary(store) -> tuple[str, str]:
+    """The Belarusian description, and the same with its test set said as the training set: a wording only the
+    glossary check flags."""
+    good = masked_answer(TRANSLATIONS["be"]["titanic_description"], SOURCES["titanic_description"],
+                         names_of(store, "houses"))
+    return good, good.replace("з тэставай выбаркі", "з навучальнай выбаркі")
+
+
+async def test_what_only_the_word_lists_flag_is_overruled_when_qe_told_of_it_finds_nothing(store, llm_settings,
+                                                                                           llm_server):
+    add_competition(store, "houses", description=SOURCES["titanic_description"])
+    _, doubted = doubted_by_the_glossary(store)
+    translator, masked = titanic_translator(store, "be", doubted)
+    reviewer = Reviewer(translator, [])
+    llm_server.respond_with(reviewer)
+
+    await translate(store, with_qe(llm_settings))
+
+    translation = store.translation("houses", "description", "be")
+    assert translation.attempts == 1 and not translation.flagged  # no retranslation paid for
+    terms = next(check for check in translation.checks if check.name == "terms")
+    assert terms.passed and terms.detail.startswith("overruled by the qe model: term: the English says 'test set'")
+    assert translation.checks[-1].name == "qe" and translation.checks[-1].passed
+    # the reviewer was told what the glossary check suspected, and the translator was asked once
+    assert TERM_SUSPECTED in reviewer.requests[0].user_text
+    assert len([r for r in llm_server.requests if "reviewer of translations" not in r.system_text
+                and text_to_translate(r.user_text) == masked]) == 1
+
+
+async def test_what_qe_confirms_is_retranslated_with_both_findings(store, llm_settings, llm_server):
+    add_competition(store, "houses", description=SOURCES["titanic_description"])
+    good, doubted = doubted_by_the_glossary(store)
+    translator, masked = titanic_translator(store, "be", doubted, good)
+    finding = {"category": "term", "severity": "major", "span": "навучальнай выбаркі", "source_span": "test set",
+               "explanation": "The probabilities are asked for the test set."}
+    reviewer = Reviewer(translator, [finding], [])
+    llm_server.respond_with(reviewer)
+
+    await translate(store, with_qe(llm_settings))
+
+    translation = store.translation("houses", "description", "be")
+    assert translation.attempts == 2 and not translation.flagged
+    assert next(check for check in translation.checks if check.name == "terms").detail.endswith("as their own")
+    retry = [r for r in llm_server.requests if "reviewer of translations" not in r.system_text
+             and text_to_translate(r.user_text) == masked][-1].user_text
+    assert "- terms: term: the English says 'test set'" in retry
+    assert "- qe: term (major): the translation says 'навучальнай выбаркі' where the English says 'test set'" in retry
+    # the good retranslation was read by the reviewer too, with nothing suspected
+    assert TERM_SUSPECTED not in reviewer.requests[-1].user_text
