@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from curation.records import CheckResult
+from curation.records.translation import OVERRULED, CheckResult
 
 ROLE = NAME = "qe"
 FLAGGING = ("major", "critical")
@@ -96,6 +96,6 @@ def judged(checks: list[CheckResult], estimate: CheckResult) -> list[CheckResult
     """The checks with the qe result added. When the reviewing model, told what the word-list checks suspect, finds
     nothing serious, their findings are overruled: passed, with the detail they had."""
     if estimate.passed:
-        checks = [CheckResult(name=check.name, passed=True, detail=f"overruled by the qe model: {check.detail}")
+        checks = [CheckResult(name=check.name, passed=True, detail=f"{OVERRULED}{check.detail}")
                   if not check.passed and check.name in SECOND_OPINION else check for check in checks]
     return [*checks, estimate]

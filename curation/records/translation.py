@@ -9,6 +9,10 @@ from pydantic import Field
 from curation.records.base import Record
 from curation.records.competition import TranslatedField
 
+# The start of the detail of a check whose finding the qe model overruled.
+OVERRULED = "overruled by the qe model: "
+
+
 class CheckResult(Record):
     """One automatic translation check: its name (curation.checks.translation.CHECKS), pass or not, and why."""
 
@@ -20,6 +24,11 @@ class CheckResult(Record):
         """The check as the curator reads it (store, status, publish, `curate check`): "name: detail", or the name
         alone when there is no detail."""
         return f"{self.name}: {self.detail}" if self.detail else self.name
+
+    @property
+    def overruled(self) -> bool:
+        """A word-list check's finding the qe model did not confirm (curation/checks/quality_estimate.py)."""
+        return self.passed and self.detail.startswith(OVERRULED)
 
 
 class Translation(Record):

@@ -16,6 +16,9 @@ def _translation_checks(context: StatusContext) -> Section | None:
     # Two aggregate queries for every language: no translation record is read.
     tallies = context.store.translation_tallies()
     requests = context.store.open_request_counts("retranslate")
+    from curation.store.translate import QE_OVERRULED
+
+    overruled = any(tally.checks.get(QE_OVERRULED) for tally in tallies.values())
     rows = []
     for language in context.languages:
         if language == source:
@@ -28,9 +31,14 @@ def _translation_checks(context: StatusContext) -> Section | None:
         for check in CHECKS:
             passed, results = checks.get(check, (0, 0))
             row.append(f"{passed / results:.0%}" if results else "-")
+        if overruled:
+            row.append(checks.get(QE_OVERRULED, (0, 0))[0])
         rows.append(row)
     if not rows:
         return None
     return Section("Translation checks (pass rate of the stored translations)",
-                   ["language", "translated", "flagged", "retranslate requests", *CHECKS], rows,
-                   note="flagged: a check still failed after translate.max_attempts; the review sheet marks the row.")
+                   ["language", "translated", "flagged", "retranslate requests", *CHECKS,
+                    *(["overruled by qe"] if overruled else [])], rows,
+                   note="flagged: a check still failed after translate.max_attempts; the review sheet marks the row."
+                   + (" overruled by qe: translations where the qe model did not confirm what a word-list check "
+                      "(meaning, terms, roles) flagged." if overruled else ""))

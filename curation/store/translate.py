@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from curation.records import Translation, TranslationTally
+
+# In a translation's check_results: the qe model overruled a word-list check's finding (counted like a check).
+QE_OVERRULED = "qe_overruled"
 from curation.store.base import StoreMixin, now
 
 
@@ -21,7 +24,8 @@ class TranslateMixin(StoreMixin):
                            "VALUES (?, ?, ?, ?, ?)", (*key.values(), previous.model_dump_json(), now()))
             self._upsert_record("translations", key, translation, {
                 "flagged": int(translation.flagged),
-                "check_results": " ".join(f"{check.name}={int(check.passed)}" for check in translation.checks)})
+                "check_results": " ".join([f"{check.name}={int(check.passed)}" for check in translation.checks]
+                                          + [f"{QE_OVERRULED}=1"] * any(c.overruled for c in translation.checks))})
 
     def translation_history(self, competition: str, field: str, language: str) -> list[Translation]:
         """Earlier translations of one text into one language, oldest first."""

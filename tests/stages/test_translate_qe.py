@@ -186,6 +186,12 @@ async def test_what_only_the_word_lists_flag_is_overruled_when_qe_told_of_it_fin
     assert TERM_SUSPECTED in reviewer.requests[0].user_text
     assert len([r for r in llm_server.requests if "reviewer of translations" not in r.system_text
                 and text_to_translate(r.user_text) == masked]) == 1
+    # `curate status --lang be` counts the translations where qe overruled a word-list check
+    status = CliRunner().invoke(app, ["status", "--lang", "be"])
+    assert status.exit_code == 0, status.output
+    lines = status.output.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[-3:] == ["overruled", "by", "qe"])
+    assert lines[header + 1].split() == ["be", "1"]
 
 
 async def test_what_qe_confirms_is_retranslated_with_both_findings(store, llm_settings, llm_server):
