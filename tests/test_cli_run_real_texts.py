@@ -97,3 +97,34 @@ def test_a_batch_run_sends_one_batch_a_round_however_long_the_checks_take(projec
     assert len(batches) - len(translate_batches) <= 4  # describe (describe, score, a refine round), tag
     assert len(result.stderr.splitlines()) < 40, result.stderr
     assert "with 1 requests" not in result.stderr
+
+
+def test_with_qe_on_good_translations_are_kept_and_what_only_word_lists_doubt_is_left_to_the_reviewer(
+        project, model, llm_server):
+    # The same run with `qe = "auto"` for two languages: the reviewing model (another vendor's) reads every text the
+    # automatic checks passed or only the word-list checks doubted, finds nothing in the correct ones and one error in
+    # each answer broken on purpose; no good translation is retried because of it.
+    config = project / "curate.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('# qe = "auto"', 'qe = "auto"', 1), encoding="utf-8")
+    result = runner.invoke(app, ["run", "--lang", "be,fr"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0, result.output
+    texts = natural.sources("calibration")
+    field_of = {"description": "description", "data_card": "data_card", "domain": "domain"}
+    with Store(project / "data" / "curation.sqlite") as store:
+        for language in ("be", "fr"):
+            assert f"translate:{language}: 21 done, 0 failed" in result.output
+            stored = {(t.competition, t.field): t for t in store.translations(language=language)}
+            for text_id, text in texts.items():
+                translation = stored[text["competition"], field_of[text["kind"]]]
+                kind, where = model.plan.kinds[language, text_id], f"{language} {text_id}"
+                if kind == "always broken":
+                    assert translation.flagged, where
+                    continue
+                assert translation.text == model.plan.final(language, text_id), where
+                assert not translation.flagged and translation.checks[-1].name == "qe", where
+                assert translation.attempts == (2 if kind == "broken first" else 1), where
+                assert all(check.name in ("meaning", "terms", "roles") for check in translation.checks
+                           if check.overruled), where
+    assert any(request.api == "anthropic" and "reviewer of translations" in request.system_text
+               for request in llm_server.requests)

@@ -12,6 +12,9 @@ run's answers. Which translation comes back is decided per text by `Plan`:
   reorders clauses or starts a sentence with a file name, which must be kept as it is;
 - the texts of `always_broken`: broken at every attempt, so they reach the annotators flagged.
 
+With `[models] qe` set, the reviewing model finds one major error in each answer the plan breaks on purpose and none
+in the others, whatever the word-list checks suspected.
+
 Use it as a responder of tests/fakes/llm_server.py (`llm_server.respond_with(SampleModel())`), or run a server a
 curator can point `curate run` at, the README's main job without a key:
 
@@ -182,9 +185,18 @@ class Plan:
 
     def final(self, language: str, text_id: str) -> str:
         """The text the plan leaves stored (restored from its placeholders)."""
+        return self._restored(text_id, self.answers[language, text_id][-1])
+
+    def broken_on_purpose(self, language: str, text_id: str, text: str) -> bool:
+        """Whether `text` (restored) is an answer the plan breaks on purpose."""
+        if self.kinds[language, text_id] not in ("broken first", "always broken"):
+            return False
+        return text == self._restored(text_id, self.answers[language, text_id][0])
+
+    @staticmethod
+    def _restored(text_id: str, answer: str) -> str:
         text = natural.sources("calibration")[text_id]
         masked = mask_identifiers(text["text"], tuple(text["names"]))
-        answer = self.answers[language, text_id][-1]
         return re.sub(r"⟦(\d+)⟧", lambda match: masked.spans[int(match.group(1)) - 1], answer)
 
 
@@ -200,6 +212,7 @@ class SampleModel:
             first={name: sources[_texts_of(slug)["description"]]["text"] for name, slug in competitions.items()},
             domains={name: [sources[_texts_of(slug)["domain"]]["text"]] for name, slug in competitions.items()})
         self._by_masked = {}
+        self._by_source = {text["text"]: text_id for text_id, text in sources.items()}
         for text_id, text in sources.items():
             names = tuple(text["names"]) if text["kind"] != "domain" else ()
             self._by_masked[mask_identifiers(text["text"], names).text] = text_id
@@ -208,6 +221,8 @@ class SampleModel:
 
     def __call__(self, request):
         user = request.user_text
+        if request.system_text.startswith("You are a meticulous reviewer of translations"):
+            return self._review(user)
         if not user.startswith("Translate this"):
             return self.writer(request)
         language = BY_NAME[re.match(r"Translate this .*? into (\w+)\.", user).group(1)]
@@ -221,6 +236,18 @@ class SampleModel:
         with self._lock:
             self.asked.append((language, text_id, attempt))
         return self.plan.answer(language, text_id, attempt)
+
+
+    def _review(self, user: str) -> dict:
+        """The qe model's answer: a major finding for an answer the plan breaks on purpose, none for the others."""
+        english, translation = re.findall(r"<<<\n(.*?)\n>>>", user, re.DOTALL)[:2]
+        language = BY_NAME[re.search(r"^(\w+) translation:$", user, re.M).group(1)]
+        text_id = self._by_source.get(english)
+        if text_id is None or not self.plan.broken_on_purpose(language, text_id, translation):
+            return {"findings": []}
+        return {"findings": [{"category": "mistranslation", "severity": "major", "span": " ".join(translation.split()[:6]),
+                              "source_span": " ".join(english.split()[:6]),
+                              "explanation": "This part does not say what the English says."}]}
 
 
 def main() -> None:
