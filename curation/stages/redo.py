@@ -6,7 +6,8 @@ when more than HANDFUL texts would be redone). Texts never written before and re
 are not redos: they are the work the curator expects.
 
 The cost is an estimate: the rendered prompt's input tokens (about four bytes a token) and, for a translation,
-twice the English text's tokens out; for a description, one describe and one score call with 800 and 400 tokens
+twice the English text's tokens out (nothing when the LLM cache answers its first request, as when qe is turned on
+and the translations are checked again); for a description, one describe and one score call with 800 and 400 tokens
 out, at the `[prices]` of each role's model, times the answers per item this project has paid so far for that role
 (retries after failed checks or invalid answers; one until ten items are in the call log).
 """
@@ -36,6 +37,7 @@ class RedoPlan:
     unpriced: set[str] = field(default_factory=set)  # provider:model without a [prices] entry
     measured: dict[str, tuple[int, int]] = field(default_factory=dict)  # Store.paid_calls_by_role()
     rates: dict[str, float] = field(default_factory=dict)  # role -> answers paid per item, as applied
+    from_cache: int = 0  # redone texts whose first request the LLM cache answers (turning qe on, a model switched back)
 
     @property
     def total(self) -> int:
@@ -48,6 +50,8 @@ class RedoPlan:
         retried = [f"{role} {rate:.1f}" for role, rate in sorted(self.rates.items()) if rate > 1.0]
         if retried:
             cost += f", with the answers per text this project has paid so far ({', '.join(retried)})"
+        if self.from_cache:
+            cost += f"; {self.from_cache} of them answered from the LLM cache, at no cost"
         if self.unpriced:
             cost += f" (not counting {', '.join(sorted(self.unpriced))}: no [prices] entry)"
         return f"{self.what} would redo {self.total} texts that exist already ({per}); {cost}"
@@ -63,7 +67,10 @@ class RedoPlan:
 
 def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
     """Translations the given TranslateStages would replace (not first translations, not review's requests)."""
+    from curation.llm.client import LLM
+
     plan = RedoPlan("translate", measured=store.paid_calls_by_role())
+    cache = LLM(settings, store)  # read only: a request it answered before costs nothing again
     for stage in stages:
         redo = [item for item in stage.plan(store, settings) if item.previous is not None and not item.requested]
         plan.counts[stage.language] = len(redo)
@@ -71,7 +78,11 @@ def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
             masked = mask_identifiers(item.source_text, item.names).text
             messages = stage.first_request(item.field, masked, feedback=item.feedback or "")
             usage = Usage(estimate_input_tokens(messages, None), translation_tokens_out(item.source_text))
-            plan.add(settings, "translate", usage)
+            call, _, _ = cache.request("translate", messages, None, prompt_hash=stage.prompt.hash)
+            if cache.cached_answer(call, None) is not None:
+                plan.from_cache += 1
+            else:
+                plan.add(settings, "translate", usage)
             if settings.models.qe:  # a translation that passes the checks is read by the qe model next
                 plan.add(settings, "qe", Usage(usage.tokens_in + usage.tokens_out, TYPICAL_OUTPUT_TOKENS["qe"]))
     return plan

@@ -214,3 +214,25 @@ async def test_what_qe_confirms_is_retranslated_with_both_findings(store, llm_se
     assert "- qe: term (major): the translation says 'навучальнай выбаркі' where the English says 'test set'" in retry
     # the good retranslation was read by the reviewer too, with nothing suspected
     assert TERM_SUSPECTED not in reviewer.requests[-1].user_text
+
+
+async def test_turning_qe_on_is_estimated_at_the_qe_calls_alone(store, llm_settings, llm_server):
+    # Every stored translation is checked again, but the translate requests come from the LLM cache: the estimate the
+    # redo confirmation states counts only what the qe model will be paid for.
+    from curation.stages.redo import translate_redo
+    from curation.stages.translate import TranslateStage
+
+    add_competition(store, "houses", description=SOURCES["titanic_description"])
+    translator, _ = titanic_translator(store, "be", masked_answer(
+        TRANSLATIONS["be"]["titanic_description"], SOURCES["titanic_description"], names_of(store, "houses")))
+    llm_server.respond_with(Reviewer(translator, []))
+    await translate(store, llm_settings)
+
+    settings = with_qe(llm_settings)
+    plan = translate_redo(store, settings, [TranslateStage(settings, "be")])
+
+    assert plan.total == plan.from_cache == 3 and plan.rates.keys() == {"qe"} and plan.cost_usd > 0
+    assert "3 of them answered from the LLM cache, at no cost" in plan.line()
+    # without the cache (another translate model) every text would be paid for again
+    other = settings.model_copy(update={"models": settings.models.model_copy(update={"translate": QE_MODEL})})
+    assert translate_redo(store, other, [TranslateStage(other, "be")]).from_cache == 0
