@@ -2,7 +2,8 @@
 
 Per item (competition × field × language): mask the protected spans, ask the `translate` model, restore the
 spans, run the automatic checks, and on a failure ask again with the failures named, up to
-`translate.max_attempts`. What still fails is stored flagged, with its check results, for the annotator.
+`translate.max_attempts` (curation/stages/translate_attempts.py). What still fails is stored flagged, with its check
+results, for the annotator.
 
 Translation memory: the messages never hold the competition's slug, so the same English text into the same
 language with the same prompt and model is one request — the LLM cache answers repeats across runs, and
@@ -22,37 +23,24 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from curation.checks.glossary import Glossary, entries_for, load_glossary
-from curation.checks.masking import mask_identifiers, placeholder, protected_names, restore_identifiers
-from curation.checks.not_content import not_content
-from curation.checks.off_loop import check_translation_off_loop, warm_up
-from curation.checks.quality_estimate import QualityEstimate, as_check, judged, suspicions, worth_a_reading
+from curation.checks.masking import mask_identifiers, protected_names
 from curation.config import Settings
 from curation.excerpt import plural
 from curation.fingerprint import fingerprint
 from curation.languages import parse_language
 from curation.llm import LLM
 from curation.prompts import Prompt, load_prompt
-from curation.records import FIELDS, CheckResult, Competition, Translation
+from curation.records import FIELDS, Competition, Translation
 from curation.review.approval import approved_translations
 from curation.review.progress import reopen_review
 # Registers translate's column and its section of `curate status` whenever this stage is loaded.
 from curation.stages import translate_report  # noqa: F401
-from curation.stages.runner import ItemFailed, ProgressCallback, RunSummary, looked_at, run_stage
+from curation.stages.runner import ProgressCallback, RunSummary, looked_at, run_stage
+from curation.stages.translate_attempts import KINDS, ROLE, Attempts, Outcome
 from curation.stages.translate_sources import english_texts, text_hash
 from curation.store import Store
 
-ROLE = "translate"
-# The translate prompt's variables that carry other people's text into it (see Prompt.own_words).
-QUOTED = ("text", "failures", "previous", "feedback", "terms")
-QE_ROLE = "qe"
 STAGE_PREFIX = "translate:"
-
-KINDS = {
-    "description": "task description",
-    "data_card": "data card (a description of the dataset's files and columns)",
-    "domain": "domain tag (the application field a task comes from)",
-    "outline": "solution outline (the steps the strongest public solutions take, as a Markdown list)",
-}
 
 
 def stage_name(language: str) -> str:
@@ -78,38 +66,10 @@ class TranslateItem:
         return f"{self.competition}/{self.field}/{self.language}"
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What the model's attempts produced for one request, shared by every item that made the same request."""
-
-    text: str
-    checks: list[CheckResult]
-    attempts: int
-
-
 @dataclass
 class TranslateResult:
     item: TranslateItem
     translation: Translation
-
-
-def _clean_answer(text: str) -> str:
-    # Models sometimes echo the delimiters of the prompt or fence the whole answer; neither is part of it.
-    text = text.strip()
-    if text.startswith("<<<") and text.endswith(">>>"):
-        text = text[3:-3].strip()
-    fenced = re.fullmatch(r"```[\w-]*\n(.*)\n```", text, re.DOTALL)
-    return fenced.group(1).strip() if fenced else text
-
-
-def _in_placeholders(detail: str, spans: tuple[str, ...]) -> str:
-    """A check's detail as the model knows the spans: "'`Age`' appears 0 times" -> "⟦7⟧ ('`Age`') appears 0 times"."""
-    numbers: dict[str, list[str]] = {}
-    for number, span in enumerate(spans, start=1):
-        numbers.setdefault(span, []).append(placeholder(number))
-    for span, marks in sorted(numbers.items(), key=lambda kv: -len(kv[0])):
-        detail = detail.replace(repr(span), f"{'/'.join(marks)} ({span!r})")
-    return detail
 
 
 @dataclass
@@ -125,6 +85,7 @@ class TranslateStage:
     pinned: list[Translation] = field(default_factory=list)  # approved texts left as they are though stale
     prompt: Prompt = field(init=False)
     qe_prompt: Prompt | None = field(init=False)
+    attempts: Attempts = field(init=False, repr=False)
     glossary: Glossary = field(init=False, repr=False)
     name: str = field(init=False)
     # The call parameters that differ from the defaults: the same for every text, so worked out once, not per text.
@@ -141,6 +102,7 @@ class TranslateStage:
         self.glossary = load_glossary(self.settings.path("glossary"))
         self.qe_prompt = load_prompt(self.settings, "qe") if self.settings.models.qe else None
         self.params = self.settings.changed_parameters(ROLE)
+        self.attempts = Attempts(self.settings, self.prompt, self.qe_prompt, self._request_variables)
 
     def terms(self, text: str) -> list[str]:
         """The glossary's renderings of the ML terms an English text uses, as the prompt lists them."""
@@ -247,7 +209,7 @@ class TranslateStage:
         masked = mask_identifiers(item.source_text, item.names)
         key = fingerprint([masked.text, masked.spans, item.names, item.feedback or ""])
         if key not in self._shared:
-            self._shared[key] = asyncio.ensure_future(self._translate(item, llm))
+            self._shared[key] = asyncio.ensure_future(self.attempts.run(item, llm))
         outcome: Outcome = await asyncio.shield(self._shared[key])
         previous = item.previous
         retranslated = item.requested or (item.feedback is not None)
@@ -260,56 +222,6 @@ class TranslateStage:
             round=(previous.round + 1 if item.requested and previous else previous.round if previous else 1),
             input_hash=item.input_hash)
         return TranslateResult(item=item, translation=translation)
-
-    async def _translate(self, item: TranslateItem, llm: LLM) -> Outcome:
-        # The checks' models of this language load (once) while its first request is answered; a run with nothing
-        # to translate into a language loads none of them.
-        warm_up((item.language,), self.settings)
-        masked = mask_identifiers(item.source_text, item.names)
-        failures: list[str] = []
-        previous = ""
-        attempts = self.settings.translate.max_attempts
-        for attempt in range(1, attempts + 1):
-            variables = self._request_variables(item.field, masked.text, item.feedback or "", failures, previous,
-                                                attempt)
-            messages = self.prompt.render(**variables)
-            answer = await llm.ask(role=ROLE, messages=messages, item=item.key, prompt_hash=self.prompt.hash)
-            answered = _clean_answer(answer.text)
-            # Only our own words count as an echo: a retry rightly keeps text of the previous attempt, of the checks'
-            # quotes (taken from it) and of the reviewer's request.
-            ours = self.prompt.own_words(QUOTED, **variables)
-            junk = not_content(answered, source=masked.text, instructions=ours)
-            if junk:
-                # Not a translation at all (a refusal, our retry text echoed, a placeholder): asked again like a
-                # malformed answer, and never stored, not even flagged for a person.
-                if attempt == attempts:
-                    raise ItemFailed(f"no translation after {plural(attempts, 'attempt')}: the last answer was not one ({junk})")
-                failures, previous = [f"not a translation: {junk}"], answered
-                continue
-            text = restore_identifiers(answered, masked.spans)
-            with llm.batcher.busy():  # in batch mode, the round's batch waits for these checks
-                checks = await check_translation_off_loop(item.source_text, text, item.language, self.settings,
-                                                          item.names)
-            failed = [check for check in checks if not check.passed]
-            if self.qe_prompt is not None and worth_a_reading(failed):
-                # A text the automatic checks passed, or one only the word-list checks doubt: the second model reads
-                # it, told what they suspect, and overrules what it does not confirm.
-                checks = judged(checks, await self._estimate(item, text, llm, failed))
-                failed = [check for check in checks if not check.passed]
-            if not failed or attempt == attempts:
-                return Outcome(text=text, checks=checks, attempts=attempt)
-            failures = [f"{check.name}: {_in_placeholders(check.detail, masked.spans)}" for check in failed]
-            previous = answered
-        raise AssertionError("unreachable: the last attempt returns")
-
-    async def _estimate(self, item: TranslateItem, text: str, llm: LLM, failed: list[CheckResult]) -> CheckResult:
-        """The `qe` model's MQM-style findings on one translation, as the check result "qe"."""
-        language = self.settings.language(item.language)
-        messages = self.qe_prompt.render(english=language.english, native=language.native, kind=KINDS[item.field],
-                                         source=item.source_text, translation=text, suspected=suspicions(failed))
-        answer = await llm.ask(role=QE_ROLE, messages=messages, schema=QualityEstimate, item=item.key,
-                               prompt_hash=self.qe_prompt.hash)
-        return as_check(answer.parsed)
 
     def record(self, store: Store, result: TranslateResult) -> None:
         """The translation, the answered request and the competition's status for this language, in one transaction."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from curation.checks.masking import mask_identifiers
 from curation.prompts import load_prompt
-from curation.stages.translate import QUOTED
+from curation.stages.translate_attempts import QUOTED
 from tests.stages.test_translate import (SOURCES, TRANSLATIONS, Translator, add_competition, masked_answer, names_of,
                                          retried_once, translate)
 
