@@ -111,7 +111,7 @@ def _negation(english: Side, translated: Side) -> str | None:
     said = (rel.strong, rel.absent)
     # Every negating word of the English needs a rendering: a translation whose only "negation" is the absent word the
     # English also has ("missing values were not imputed" as "missing values were imputed") lost the negation.
-    instead = sum(max(0, t[word] - e[word]) for word in rel.instead)
+    instead = _instead(english, translated)
     rendered = t[rel.absent] + t[rel.soft] + instead
     if instead and not t[rel.absent]:  # "images without a label are not used" as "only labelled images are used"
         rendered += e[rel.absent]
@@ -132,8 +132,13 @@ def _restated(english: Side, translated: Side) -> bool:
     with the opposite of the English's pair, that is the negated opposite."""
     rel = relations()
     e, t = english.counts, translated.counts
-    return bool(e[rel.strong]) and not t[rel.strong] and not t[rel.absent] and any(
-        t[word] > e[word] for word in rel.instead)
+    return bool(e[rel.strong]) and not t[rel.strong] and not t[rel.absent] and _instead(english, translated) > 0
+
+
+def _instead(english: Side, translated: Side) -> int:
+    """How many more words the translation has than the English of those that stand for a negation ("only")."""
+    e, t = english.counts, translated.counts
+    return sum(max(0, t[word] - e[word]) for word in relations().instead)
 
 
 def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) -> list[str]:

@@ -81,7 +81,6 @@ def as_check(estimate: QualityEstimate) -> CheckResult:
                        detail=("minor only: " + "; ".join(minor)) if minor else "no findings")
 
 
-
 def worth_a_reading(failed: list[CheckResult]) -> bool:
     """Whether a translation with these failed checks goes to the qe model: none failed, or only word-list checks."""
     return all(check.name in SECOND_OPINION for check in failed)

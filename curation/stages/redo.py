@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from curation.checks.masking import mask_identifiers
 from curation.config import Settings
 from curation.llm.answer import Usage
+from curation.llm.client import LLM
 from curation.llm.pricing import (TYPICAL_OUTPUT_TOKENS, calls_per_item, estimate_input_tokens, estimated_cost,
                                   translation_tokens_out)
 from curation.store import Store
@@ -67,8 +68,6 @@ class RedoPlan:
 
 def translate_redo(store: Store, settings: Settings, stages: list) -> RedoPlan:
     """Translations the given TranslateStages would replace (not first translations, not review's requests)."""
-    from curation.llm.client import LLM
-
     plan = RedoPlan("translate", measured=store.paid_calls_by_role())
     cache = LLM(settings, store)  # read only: a request it answered before costs nothing again
     for stage in stages:

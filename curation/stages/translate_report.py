@@ -11,13 +11,12 @@ register_stage("translate", order=40, per_language=True)
 @register_section
 def _translation_checks(context: StatusContext) -> Section | None:
     from curation.checks.translation import CHECKS
+    from curation.store.translate import QE_OVERRULED
 
     source = context.settings.project.source_language
     # Two aggregate queries for every language: no translation record is read.
     tallies = context.store.translation_tallies()
     requests = context.store.open_request_counts("retranslate")
-    from curation.store.translate import QE_OVERRULED
-
     overruled = any(tally.checks.get(QE_OVERRULED) for tally in tallies.values())
     rows = []
     for language in context.languages:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from curation.records import Translation, TranslationTally
+from curation.store.base import StoreMixin, now
 
 # In a translation's check_results: the qe model overruled a word-list check's finding (counted like a check).
 QE_OVERRULED = "qe_overruled"
-from curation.store.base import StoreMixin, now
 
 
 class TranslateMixin(StoreMixin):
