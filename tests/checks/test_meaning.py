@@ -417,3 +417,33 @@ def test_a_negated_side_said_as_only_the_other_side_passes_and_a_flip_that_keeps
                          "Seules les vaches âgées d'au moins 24 mois entrent dans l'évaluation.", "fr").passed
     # the negation kept and the side turned: "not before" says the opposite of "not after"
     assert failed(check_meaning(english, "2023-06-30 之前推出的电价方案不包括在内。", "zh"))
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # Arabic writes أن + لا as one word: "يجب ألا" is "must not"
+    ("ar", "Forecasts must not use readings from the forecast window.",
+     "يجب ألا تستخدم التنبؤات قراءات من نافذة التنبؤ.", "يجب أن تستخدم التنبؤات قراءات من نافذة التنبؤ."),
+    # Romanian shortens "nu" before a vowel: "n-au fost eliminate"
+    ("ro", "Aftershocks were not removed from the catalogue.",
+     "Replicile n-au fost eliminate din catalog.", "Replicile au fost eliminate din catalog."),
+])
+def test_a_negation_written_as_part_of_a_word_counts(language, english, correct, broken):
+    assert check_meaning(english, correct, language).passed
+    assert failed(check_meaning(english, broken, language))
+
+
+def test_since_with_a_clause_is_a_reason_and_since_a_moment_is_a_time():
+    english = "Only the splits up to the 25 km mark may be used as features, since the prediction is made during the race."
+    assert check_meaning(english, "特徴量に使えるスプリットは 25km 地点までです。予測はレース中に行われるからです。", "ja").passed
+    # a duration counted from a moment, with or without a clause, is still "after"
+    assert failed(check_meaning("`age` is the number of days since the account was opened.",
+                                "`age` هو عدد الأيام قبل فتح الحساب.", "ar"))
+    assert failed(check_meaning("Readings are kept since 2015.", "القراءات محفوظة قبل 2015.", "ar"))
+
+
+def test_romanian_dupa_after_sorting_or_splitting_is_by():
+    english = "Use a time-series split: train on inspections before 1 January 2022 and validate on later ones."
+    assert check_meaning(english, "Împarte datele după timp (time-series split): antrenează modelul pe inspecțiile "
+                                  "dinainte de 1 ianuarie 2022 și validează pe cele ulterioare.", "ro").passed
+    assert failed(check_meaning("Claims are sorted by date and reported before 2015.",
+                                "Daunele sunt sortate după dată și raportate după 2015.", "ro"))
