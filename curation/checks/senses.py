@@ -43,6 +43,7 @@ class Relations:
     instead: tuple[str, ...] = ()  # what a translation says instead of a negation ("only")
     bounds: dict[str, str] = field(default_factory=dict)  # a bound -> the side of `amount` it says under negation
     kept: str = "kept"  # "were kept" for "were not removed"
+    range: str = "between"  # "between 10% and 95%" for "never below 10% or above 95%"
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
     axes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # name -> (class, one side, the other)
     units: dict[str, tuple[str, ...]] = field(default_factory=dict)  # quantity -> its units
@@ -59,6 +60,7 @@ def relations() -> Relations:
                      instead=tuple(data["negation"].get("instead", ())),
                      bounds=dict(data["negation"].get("bounds", {})),
                      kept=data["negation"].get("kept", "kept"),
+                     range=data["negation"].get("range", "between"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
                      axes={name: tuple(value) for name, value in data["axes"].items()},
                      units={name: tuple(value) for name, value in data["units"].items()},

@@ -25,7 +25,7 @@ def failed(result) -> bool:
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, rel.kept, "ignore", rel.clause, "if", "each", "except", "within",
+    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.range, "ignore", rel.clause, "if", "each", "except", "within",
               *rel.instead, *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
@@ -447,3 +447,21 @@ def test_romanian_dupa_after_sorting_or_splitting_is_by():
                                   "dinainte de 1 ianuarie 2022 și validează pe cele ulterioare.", "ro").passed
     assert failed(check_meaning("Claims are sorted by date and reported before 2015.",
                                 "Daunele sunt sortate după dată și raportate după 2015.", "ro"))
+
+
+@pytest.mark.parametrize("language, translation", [
+    ("pl", "Przesyłane wartości muszą mieścić się w przedziale od 1 do 1095 dni."),
+    ("ro", "Valorile trimise trebuie să se încadreze între 1 și 1095 de zile."),
+    ("tr", "Gönderilen değerler 1 ile 1095 gün arasında olmalıdır."),
+    ("ja", "提出値は 1 日以上 1095 日以下にしてください。"),  # both bounds
+])
+def test_a_negated_bound_on_both_sides_said_as_a_range_passes(language, translation):
+    assert check_meaning("Do not submit values below 1 day or above 1095 days.", translation, language).passed
+
+
+@pytest.mark.parametrize("language, translation", [
+    ("ro", "Trimiteți valori sub 1 zi sau peste 1095 de zile."),
+    ("ja", "1 日未満または 1095 日を超える値を提出してください。"),
+])
+def test_a_negation_lost_from_a_bound_on_both_sides_is_caught(language, translation):
+    assert failed(check_meaning("Do not submit values below 1 day or above 1095 days.", translation, language))
