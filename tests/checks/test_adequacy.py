@@ -166,3 +166,20 @@ def test_numbers_written_the_language_s_way_still_fit_their_english_sentences(la
     # is not asked (the detail says so).
     result = check_adequacy(NUMBERS_ENGLISH, translation, language)
     assert result.passed and "one for each English one" in result.detail, result.detail
+
+
+@pytest.mark.parametrize("natural_set, index, language, words", [
+    ("meaning_calibration_4c", 122, "it", ", da massimizzare"),  # "where higher is better"
+    ("meaning_calibration_5a", 147, "ja", "、千個/ミリリットル"),  # "in thousands of cells per millilitre"
+])
+def test_a_clause_whose_words_the_translation_says_is_not_omitted_and_without_them_it_is(natural_set, index, language,
+                                                                                       words):
+    # The encoder finds these English clauses missing (+0.05), but the translated sentence says their unit, scale or
+    # direction words (curation/checks/meaning_words/) as often as the English sentence does.
+    from tests.checks import natural
+
+    case = natural.load(natural_set)[index]
+    assert case.language == language and case.defect is None and words in case.translation
+    assert check_adequacy(case.source, case.translation, language, case.names).passed
+    result = check_adequacy(case.source, case.translation.replace(words, ""), language, case.names)
+    assert not result.passed and "omitted" in result.detail
