@@ -465,3 +465,11 @@ def test_a_negated_bound_on_both_sides_said_as_a_range_passes(language, translat
 ])
 def test_a_negation_lost_from_a_bound_on_both_sides_is_caught(language, translation):
     assert failed(check_meaning("Do not submit values below 1 day or above 1095 days.", translation, language))
+
+
+def test_few_is_the_less_side():
+    english = "Also report PR AUC: with so few positives, PR AUC is more informative than ROC AUC."
+    assert check_meaning(english, "PR AUC も報告してください。陽性がこれほど少ない場合、PR AUC は ROC AUC よりも有益です。", "ja").passed
+    # ("a few" is "several" and is not read as "less"); "fewer" reversed is still caught
+    assert failed(check_meaning("Keep the rows with fewer than 3 readings.", "Оставьте строки, где больше 3 показаний.",
+                                "ru"))
