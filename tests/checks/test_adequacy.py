@@ -183,3 +183,15 @@ def test_a_clause_whose_words_the_translation_says_is_not_omitted_and_without_th
     assert check_adequacy(case.source, case.translation, language, case.names).passed
     result = check_adequacy(case.source, case.translation.replace(words, ""), language, case.names)
     assert not result.passed and "omitted" in result.detail
+
+
+def test_a_clause_that_says_only_what_the_english_sentence_says_is_not_added_and_one_that_says_more_is():
+    # "（t/ha、つまりトン/ヘクタール）": the unit spelled out again, which the English sentence says as often
+    from tests.checks import natural
+
+    case = natural.load("calibration_4a")[250]
+    assert case.language == "ja" and case.defect is None and "つまりトン/ヘクタール" in case.translation
+    assert check_adequacy(case.source, case.translation, "ja", case.names).passed
+    for invented in ("つまり毎日キログラム単位で", "つまり毎週更新される値", "つまり冬の値は除外して"):
+        result = check_adequacy(case.source, case.translation.replace("つまりトン/ヘクタール", invented), "ja", case.names)
+        assert not result.passed and result.detail.startswith("added:"), invented
