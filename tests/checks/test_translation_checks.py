@@ -235,6 +235,14 @@ def test_a_neighbour_outside_the_project_is_caught(source, text, language, expec
     assert expected in failed(source, text, language)["language"]
 
 
+def test_a_russian_loan_in_k_or_g_with_a_kazakh_ending_is_not_kyrgyz():
+    # "лагы" is лаг (lag) with Kazakh's possessive ending; "булагы" is Kyrgyz for Kazakh "бұлағы"
+    english = "Use the `sales` column to build lag features, e.g. `lag_7`."
+    assert "language" not in failed(english, "Лагы бар белгілер жасау үшін `sales` бағанын қолданыңыз, мысалы, `lag_7`.",
+                                    "kk")
+    assert "Kyrgyz" in failed("its source", "анын булагы", "kk")["language"]
+
+
 def test_traditional_characters_in_simplified_chinese_are_caught():
     detail = failed("computer vision", "計算機視覺", "zh")["script"]
     assert detail == "traditional characters in simplified Chinese: 計機視覺 (simplified: 计机视觉)"
