@@ -243,6 +243,13 @@ def test_a_russian_loan_in_k_or_g_with_a_kazakh_ending_is_not_kyrgyz():
     assert "Kyrgyz" in failed("its source", "анын булагы", "kk")["language"]
 
 
+def test_at_the_same_time_in_arabic_is_not_persian():
+    english = "Use group k-fold on `sensor_id`, so that no sensor is in a training fold and the validation fold at once."
+    arabic = "اعتمد طيات k المجمّعة على `sensor_id`، حتى لا يرد أي حساس في طيات التدريب وفي طية التحقق في آنٍ واحد."
+    assert "language" not in failed(english, arabic, "ar")
+    assert "not Arabic" in failed("a risk that it is fraudulent", "خطر اینکه آن تقلبی است", "ar")["language"]
+
+
 def test_traditional_characters_in_simplified_chinese_are_caught():
     detail = failed("computer vision", "計算機視覺", "zh")["script"]
     assert detail == "traditional characters in simplified Chinese: 計機視覺 (simplified: 计机视觉)"
