@@ -44,7 +44,7 @@ def lexicon(code: str) -> Lexicon:
     """The lists of a language (ISO 639-1 code)."""
     path = FOLDER / f"{code}.toml"
     if not path.exists():
-        return Lexicon(code)
+        return Lexicon(code, alphabet=frozenset(_rival_alphabets().get(code, "")))
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return Lexicon(
         code=code,
@@ -64,3 +64,9 @@ def lexicon(code: str) -> Lexicon:
         function_words=frozenset(data.get("function_words", ())),
         tells=frozenset(data.get("tells", ())),
     )
+
+
+@lru_cache(maxsize=1)
+def _rival_alphabets() -> dict[str, str]:
+    """lexicon/alphabets.toml: the letters of languages met only as rivals, which have no file of their own."""
+    return tomllib.loads((FOLDER / "alphabets.toml").read_text(encoding="utf-8"))

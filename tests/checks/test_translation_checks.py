@@ -250,6 +250,15 @@ def test_at_the_same_time_in_arabic_is_not_persian():
     assert "not Arabic" in failed("a risk that it is fraudulent", "خطر اینکه آن تقلبی است", "ar")["language"]
 
 
+def test_a_sentence_with_letters_a_rival_lacks_is_not_read_as_the_rival():
+    # a short Romanian sentence once its identifier is out reads as Portuguese to lingua, but pt has no ț, ș or ă
+    english = "When you infer the target, ignore `adjuster_comment`, which is absent from the test split."
+    romanian = "Când deduceți ținta, ignorați `adjuster_comment`, absent din partiția de test."
+    assert "language" not in failed(english, romanian, "ro")
+    assert "language" in failed(english, "Quando deduzir o alvo, ignore `adjuster_comment`, ausente da partição de teste.",
+                                "ro")
+
+
 def test_traditional_characters_in_simplified_chinese_are_caught():
     detail = failed("computer vision", "計算機視覺", "zh")["script"]
     assert detail == "traditional characters in simplified Chinese: 計機視覺 (simplified: 计机视觉)"
