@@ -13,7 +13,9 @@ capitals are left out, so "São Paulo" in a Spanish text or "Київ" in a Russ
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Collection
 
 from curation.checks.lexicon import lexicon
 from curation.checks.scripts import letter_script
@@ -66,8 +68,10 @@ def foreign_letters(text: str, language: str) -> list[str]:
     return sorted(found)
 
 
-def foreign_signs(text: str, language: str) -> str | None:
-    """What gives the text away as not the target language (letters, a spelling or a neighbour's word), or None."""
+def foreign_signs(text: str, language: str, english: Collection[str] = ()) -> str | None:
+    """What gives the text away as not the target language (letters, a spelling or a neighbour's word), or None. A
+    word that shares its start, the spelling included, with a word of the English source (`english`, lowercase) is a
+    loan with the language's ending, not a neighbour's spelling: Turkish "quizleri" for "quizzes"."""
     code = parse_language(language).code
     found = foreign_letters(text, code)
     if found:
@@ -76,7 +80,7 @@ def foreign_signs(text: str, language: str) -> str | None:
     words = lexicon(code)
     own = [word.casefold() for word in _own_words(text)]
     if words.spelling is not None:
-        hits = [word for word in own if words.spelling.search(word)]
+        hits = [word for word in own if words.spelling.search(word) and not _loan(word, english, words.spelling)]
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {words.spelling_note}"
     unspaced = parse_language(code).script in ("Han", "Japanese")  # words are not separated: look inside the text
@@ -89,3 +93,10 @@ def foreign_signs(text: str, language: str) -> str | None:
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {_name(neighbour)} endings, not {_name(code)}"
     return None
+
+
+def _loan(word: str, english: Collection[str], spelling: re.Pattern[str]) -> bool:
+    """Whether the word starts as an English word of the source does, for 4 letters or more that hold the spelling,
+    and goes on otherwise (an English word left whole is an echo, not a loan)."""
+    return word not in english and any(len(start) >= 4 and spelling.search(start)
+                                       for start in (os.path.commonprefix([word, loan]) for loan in english))

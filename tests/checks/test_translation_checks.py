@@ -259,6 +259,16 @@ def test_a_sentence_with_letters_a_rival_lacks_is_not_read_as_the_rival():
                                 "ro")
 
 
+def test_an_english_loan_with_the_target_s_ending_and_an_english_hyphenated_term_are_no_neighbour():
+    english = "The label is 1 if the learner passed all graded quizzes before the deadline."
+    turkish = "Katılımcı not verilen tüm quizleri son tarihten önce geçtiyse etiket 1 olur."
+    assert "language" not in failed(english, turkish, "tr")  # "quiz" with a Turkish ending, not Azerbaijani q
+    assert "language" in failed("quality inspection", "endüstriyel quality inspection", "tr")  # left in English
+    english = "- For cross-validation, group the folds by `course_id`, not by learner."
+    romanian = "- La cross-validation, grupează fold-urile după `course_id`, nu după cursant."
+    assert "language" not in failed(english, romanian, "ro")  # "La cross-validation" is not French
+
+
 def test_traditional_characters_in_simplified_chinese_are_caught():
     detail = failed("computer vision", "計算機視覺", "zh")["script"]
     assert detail == "traditional characters in simplified Chinese: 計機視覺 (simplified: 计机视觉)"
