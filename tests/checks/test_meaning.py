@@ -473,3 +473,10 @@ def test_few_is_the_less_side():
     # ("a few" is "several" and is not read as "less"); "fewer" reversed is still caught
     assert failed(check_meaning("Keep the rows with fewer than 3 readings.", "Оставьте строки, где больше 3 показаний.",
                                 "ru"))
+
+
+def test_polish_minimum_before_a_number_is_at_least_not_minimize():
+    english = "The metric is precision, and higher is better, provided recall stays at or above 0.8."
+    polish = "Metryką jest precyzja (im wyższa, tym lepiej), pod warunkiem że recall wynosi minimum 0.8."
+    assert check_meaning(english, polish, "pl").passed
+    assert failed(check_meaning("Maximize the F1 score.", "Zminimalizuj wynik F1.", "pl"))
