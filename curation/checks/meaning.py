@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.prose import prose, quote
-from curation.checks.senses import Find, Senses, lower, relations, senses
+from curation.checks.privative import said_with_prefix
+from curation.checks.senses import Find, Senses, language_data, lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -45,6 +46,7 @@ class Side:
     units: tuple[Unit, ...]
     finds: tuple[Find, ...]
     homes: tuple[int, ...]  # the unit each find is in
+    code: str = ""  # the language the side is in
 
     @property
     def counts(self) -> Counter:
@@ -77,7 +79,7 @@ def _side(found: Sequence[Unit], words: Senses, names: tuple[str, ...]) -> Side:
         more = words.finds(lower(prose(unit.text, names), words.code))
         finds += more
         homes += [index] * len(more)
-    return Side(tuple(found), tuple(finds), tuple(homes))
+    return Side(tuple(found), tuple(finds), tuple(homes), words.code)
 
 
 def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = (), whole: bool = False,
@@ -112,7 +114,7 @@ def _negation(english: Side, translated: Side) -> str | None:
     # Every negating word of the English needs a rendering: a translation whose only "negation" is the absent word the
     # English also has ("missing values were not imputed" as "missing values were imputed") lost the negation.
     instead = _instead(english, translated)
-    rendered = t[rel.absent] + t[rel.soft] + instead
+    rendered = t[rel.absent] + t[rel.soft] + instead + _prefixed(english, translated)
     if instead and not t[rel.absent]:  # "images without a label are not used" as "only labelled images are used"
         rendered += e[rel.absent]
     if e[rel.absent] or e[rel.soft]:  # "not removed", "do not drop" as "kept": the negation and the absence both
@@ -125,6 +127,14 @@ def _negation(english: Side, translated: Side) -> str | None:
     # too often. A rule that flagged one only where the English sentence had no negative word of any kind raised the
     # catch on the calibration sets and added false alarms on the held-out set (2026-11-26): taken out.
     return None
+
+
+def _prefixed(english: Side, translated: Side) -> int:
+    """Words the translation negates with a prefix where the English negates them with "not" ("asymétriques")."""
+    prefixes = language_data(translated.code).get("privative", ()) if translated.code else ()
+    if not prefixes:
+        return 0
+    return said_with_prefix([unit.text for unit in english.units], [unit.text for unit in translated.units], prefixes)
 
 
 def _ranged(english: Side, translated: Side) -> bool:

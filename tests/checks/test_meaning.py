@@ -480,3 +480,26 @@ def test_polish_minimum_before_a_number_is_at_least_not_minimize():
     polish = "Metryką jest precyzja (im wyższa, tym lepiej), pod warunkiem że recall wynosi minimum 0.8."
     assert check_meaning(english, polish, "pl").passed
     assert failed(check_meaning("Maximize the F1 score.", "Zminimalizuj wynik F1.", "pl"))
+
+
+@pytest.mark.parametrize("language, translation, passes", [
+    ("fr", "Les erreurs sont asymétriques : aux heures de pointe, les montées sont sous-estimées.", True),
+    ("it", "Gli errori sono asimmetrici: nelle ore di punta i sensori sottostimano le salite.", True),
+    ("es", "Los errores son asimétricos: en hora punta, los sensores subestiman las subidas.", True),
+    ("fr", "Les erreurs sont symétriques : aux heures de pointe, les montées sont sous-estimées.", False),
+    ("it", "Gli errori sono simmetrici: nelle ore di punta i sensori sottostimano le salite.", False),
+])
+def test_a_negated_word_said_with_a_negative_prefix_renders_the_negation(language, translation, passes):
+    english = "The errors are not symmetric: at peak hours the sensors undercount boardings."
+    assert check_meaning(english, translation, language).passed is passes
+
+
+def test_french_bounds_and_contrasts_and_english_previous():
+    assert check_meaning("Do not flag more than 1 percent of the readings of any single sensor.",
+                         "Limitez les signalements à 1 pour cent au plus des relevés de chaque capteur.", "fr").passed
+    assert check_meaning("Submit a predicted class for every row, not a probability.",
+                         "Pour chaque ligne, soumettez une classe prédite plutôt qu'une probabilité.", "fr").passed
+    # "since the previous bus" is "from the passing of the preceding bus": "previous" is the before side
+    assert check_meaning("- `headway_min`: the time in minutes since the previous bus on the same route passed.",
+                         "- `headway_min`: minuti trascorsi dal passaggio del bus precedente sulla stessa linea.",
+                         "it", ("headway_min",)).passed
