@@ -503,3 +503,14 @@ def test_french_bounds_and_contrasts_and_english_previous():
     assert check_meaning("- `headway_min`: the time in minutes since the previous bus on the same route passed.",
                          "- `headway_min`: minuti trascorsi dal passaggio del bus precedente sulla stessa linea.",
                          "it", ("headway_min",)).passed
+
+
+def test_french_ecart_the_noun_is_a_difference_not_an_exclusion():
+    # "l'écart entre" (the difference between) in one sentence does not excuse a negation lost from another
+    english = ("For every row, estimate `delay_s`, the difference in seconds between the actual and the scheduled "
+               "arrival time. Train only on trips before 2023-03-01, and do not use external data.")
+    broken = ("Pour chaque ligne, estimez `delay_s`, l'écart en secondes entre l'heure d'arrivée réelle et l'heure "
+              "prévue. Entraînez le modèle uniquement sur les trajets partis avant le 2023-03-01, et utilisez des "
+              "données externes.")
+    assert failed(check_meaning(english, broken, "fr", ("delay_s",)))
+    assert check_meaning("Outliers were removed.", "Les valeurs aberrantes ont été écartées.", "fr").passed
