@@ -514,3 +514,13 @@ def test_french_ecart_the_noun_is_a_difference_not_an_exclusion():
               "données externes.")
     assert failed(check_meaning(english, broken, "fr", ("delay_s",)))
     assert check_meaning("Outliers were removed.", "Les valeurs aberrantes ont été écartées.", "fr").passed
+
+
+def test_japanese_age_and_from_now_on_and_arabic_withheld():
+    english = "The column `age_days` gives the age of the domain in days, not in months."
+    assert check_meaning(english, "列 `age_days` はドメインの年齢を月ではなく日単位で示します。", "ja", ("age_days",)).passed
+    assert failed(check_meaning(english, "列 `age_days` はドメインの年齢を日ではなく年単位で示します。", "ja", ("age_days",)))
+    assert check_meaning("Forecast failed logins per hour over the next 24 hours.",
+                         "今後 24 時間の時間当たりのログイン失敗数を予測してください。", "ja").passed
+    assert check_meaning("No usernames or IP addresses are released.", "أسماء المستخدمين وعناوين IP محجوبة عن النشر.",
+                         "ar").passed
