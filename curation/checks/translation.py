@@ -25,6 +25,7 @@ A new check is a function of a Pair returning a CheckResult, plugged in with one
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -178,9 +179,16 @@ def _stray_words(text: str, allowed, english: set[str]) -> list[tuple[str, str]]
 
 
 def _from_english(word: str, english: set[str]) -> bool:
-    """The English has the word, or the same word with another ending (a loan in the singular: hashtag, hashtags)."""
-    return word in english or any(len(other) >= 4 and len(word) >= 4 and (other.startswith(word) or word.startswith(other))
+    """The English has the word, or the same word with another ending (a loan in the singular: hashtag, hashtags; a
+    term in another form: "gradient boosting" for "gradient-boosted", five letters and most of the shorter word)."""
+    return word in english or any(len(other) >= 4 and len(word) >= 4 and (other.startswith(word) or word.startswith(other)
+                                                                           or _same_stem(word, other))
                                   for other in english)
+
+
+def _same_stem(word: str, other: str) -> bool:
+    shared = len(os.path.commonprefix([word, other]))
+    return shared >= 5 and shared >= 0.6 * min(len(word), len(other))
 
 
 def check_script(translation: str, language: str, names: Iterable[str] = (), source: str = "") -> CheckResult:

@@ -197,6 +197,11 @@ def test_one_word_transliterated_into_another_script_is_caught_in_a_long_text():
     assert "script" not in failed("Count the hashtags of each tweet and predict how often it is shared.",
                                   "统计每条推文中的 hashtag 数量，并预测这条推文会被转发多少次，以及它在一周之内会获得多少点赞和评论。", "zh")
     assert "script" not in failed("Predict the GPU demand.", "Предскажите спрос на GPU.", "ru")
+    # a term in another form: "gradient boosting" for "gradient-boosted" (most of the word, five letters or more)
+    assert "script" not in failed("A gradient-boosted baseline reaches a macro F1 of 0.71.",
+                                  "يبلغ نموذج أساسي من نوع gradient boosting قيمة macro F1 تساوي 0.71.", "ar")
+    assert "script" in failed("A gradient-boosted baseline reaches a macro F1 of 0.71.",
+                              "يبلغ نموذج أساسي من نوع tadarruj قيمة macro F1 تساوي 0.71.", "ar")
 
 
 def test_a_language_outside_the_configured_ones_can_still_be_checked():
