@@ -198,10 +198,10 @@ def test_one_word_transliterated_into_another_script_is_caught_in_a_long_text():
                                   "统计每条推文中的 hashtag 数量，并预测这条推文会被转发多少次，以及它在一周之内会获得多少点赞和评论。", "zh")
     assert "script" not in failed("Predict the GPU demand.", "Предскажите спрос на GPU.", "ru")
     # a term in another form: "gradient boosting" for "gradient-boosted" (most of the word, five letters or more)
-    assert "script" not in failed("A gradient-boosted baseline reaches a macro F1 of 0.71.",
-                                  "يبلغ نموذج أساسي من نوع gradient boosting قيمة macro F1 تساوي 0.71.", "ar")
-    assert "script" in failed("A gradient-boosted baseline reaches a macro F1 of 0.71.",
-                              "يبلغ نموذج أساسي من نوع tadarruj قيمة macro F1 تساوي 0.71.", "ar")
+    assert "script" not in failed("A gradient-boosted baseline reaches a macro F1 of 0.71 on the full test set after training on all the data.",
+                                  "يبلغ النموذج الأساسي المبني على أشجار gradient boosting قيمة macro F1 تساوي 0.71 على مجموعة الاختبار الكاملة بعد تدريبه على جميع البيانات.", "ar")
+    assert "script" in failed("A gradient-boosted baseline reaches a macro F1 of 0.71 on the full test set after training on all the data.",
+                              "يبلغ النموذج الأساسي المبني على أشجار tadarruj قيمة macro F1 تساوي 0.71 على مجموعة الاختبار الكاملة بعد تدريبه على جميع البيانات.", "ar")
 
 
 def test_a_language_outside_the_configured_ones_can_still_be_checked():
