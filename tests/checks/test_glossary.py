@@ -207,8 +207,8 @@ def test_an_italian_loan_takes_no_ending_so_text_is_not_a_test_set():
      "Nie używaj ich do treningu. Walidację przeprowadź na 20% danych, a 10% zostaw do testu."),
     # "таңба" (mark) is Kazakh's usual word for a label; "сипаттама" beside it is the feature (meaning_calibration_5b)
     # "en entraînant" is "training" the gerund (meaning_calibration_6c, fare_validation)
-    ("fr", "Classify each validation in `validations_test.csv`, training on `validations_train.csv`.",
-     "Classez chaque validation de `validations_test.csv`, en entraînant votre modèle sur `validations_train.csv`."),
+    ("fr", "Classify each ticket tap in `taps_test.csv`, training on `taps_train.csv`.",
+     "Classez chaque validation de titre de `taps_test.csv`, en entraînant votre modèle sur `taps_train.csv`."),
     ("kk", "The spectra are features; the lab value is not, because it defines the label.",
      "Спектрлер сипаттама қызметін атқарады; зертханалық көрсеткіш сипаттама бола алмайды, өйткені таңба содан "
      "алынған."),
