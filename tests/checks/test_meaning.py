@@ -524,3 +524,24 @@ def test_japanese_age_and_from_now_on_and_arabic_withheld():
                          "今後 24 時間の時間当たりのログイン失敗数を予測してください。", "ja").passed
     assert check_meaning("No usernames or IP addresses are released.", "أسماء المستخدمين وعناوين IP محجوبة عن النشر.",
                          "ar").passed
+
+
+@pytest.mark.parametrize("language, correct, broken", [
+    ("ru", "Пиковая пропускная способность в мегабитах в секунду.", "Пиковая пропускная способность в мегабайтах в секунду."),
+    ("kk", "Ең жоғары өткізу қабілеті секундына мегабитпен.", "Ең жоғары өткізу қабілеті секундына гигабитпен."),
+    ("fr", "Le débit de pointe, en mégabits par seconde.", "Le débit de pointe, en mégaoctets par seconde."),
+    ("ja", "ピーク帯域幅（メガビット毎秒）。", "ピーク帯域幅（ギガビット毎秒）。"),
+])
+def test_a_data_unit_or_its_multiple_changed_is_caught(language, correct, broken):
+    english = "Peak bandwidth in megabits per second."
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert failed(result) and "unit" in result.detail
+
+
+def test_milliseconds_said_as_seconds_is_a_unit_change_and_fifty_and_above_is_at_least():
+    english = "The median latency is given in milliseconds."
+    assert check_meaning(english, "Медианная задержка указана в миллисекундах.", "ru").passed
+    assert failed(check_meaning(english, "Медианная задержка указана в секундах.", "ru"))
+    assert check_meaning("Use only rows where `calls_started` is at least 50.",
+                         "Бярыце толькі радкі з `calls_started` ад 50 і вышэй.", "be", ("calls_started",)).passed
