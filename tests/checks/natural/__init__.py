@@ -51,8 +51,9 @@ HELDOUT_2_MEANING = ("meaning_heldout_2a", "meaning_heldout_2b", "meaning_heldou
 # file format and the classes, after the second had been measured after three tuning rounds. Nobody tunes on it.
 HELDOUT_3_SURFACE = ("heldout_3a", "heldout_3b", "heldout_3c")
 HELDOUT_3_MEANING = ("meaning_heldout_3a", "meaning_heldout_3b", "meaning_heldout_3c", "meaning_heldout_3d")
-# The meaning sets the checks are tuned on: the first one, and a second, a third, a fourth and a fifth (dense with
-# glossary terms, 2026-11-27) written by helpers that had not seen the checks (a: ar zh ja, b: ru be kk, c: fr it es,
+# The meaning sets the checks are tuned on: the first one, and a second, a third, a fourth, a fifth (dense with
+# glossary terms, 2026-11-27) and a sixth (bold correct phrasings, 2026-11-27) written by helpers that had not seen the
+# checks (a: ar zh ja, b: ru be kk, c: fr it es,
 # d: pl ro tr), added because the checks fitted the sets before them.
 MEANING_CALIBRATION = ("meaning_calibration", "meaning_calibration_2a", "meaning_calibration_2b", "meaning_calibration_2c",
                        "meaning_calibration_2d", "meaning_calibration_3a", "meaning_calibration_3b",
