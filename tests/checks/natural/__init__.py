@@ -52,15 +52,15 @@ HELDOUT_2_MEANING = ("meaning_heldout_2a", "meaning_heldout_2b", "meaning_heldou
 HELDOUT_3_SURFACE = ("heldout_3a", "heldout_3b", "heldout_3c")
 HELDOUT_3_MEANING = ("meaning_heldout_3a", "meaning_heldout_3b", "meaning_heldout_3c", "meaning_heldout_3d")
 # The meaning sets the checks are tuned on: the first one, and a second, a third, a fourth, a fifth (dense with
-# glossary terms, 2026-11-27) and a sixth (bold correct phrasings, 2026-11-27) written by helpers that had not seen the
-# checks (a: ar zh ja, b: ru be kk, c: fr it es,
-# d: pl ro tr), added because the checks fitted the sets before them.
+# glossary terms, 2026-11-27) and a sixth (bold correct phrasings, 2026-11-27) written by helpers that had not seen
+# the checks (a: ar zh ja, b: ru be kk, c: fr it es, d: pl ro tr), added because the checks fitted the sets before them.
 MEANING_CALIBRATION = ("meaning_calibration", "meaning_calibration_2a", "meaning_calibration_2b", "meaning_calibration_2c",
                        "meaning_calibration_2d", "meaning_calibration_3a", "meaning_calibration_3b",
                        "meaning_calibration_3c", "meaning_calibration_3d", "meaning_calibration_4a",
                        "meaning_calibration_4b", "meaning_calibration_4c", "meaning_calibration_4d",
                        "meaning_calibration_5a", "meaning_calibration_5b", "meaning_calibration_5c",
-                       "meaning_calibration_5d")
+                       "meaning_calibration_5d", "meaning_calibration_6a", "meaning_calibration_6b",
+                       "meaning_calibration_6c", "meaning_calibration_6d")
 # The surface sets the checks are tuned on: the sample project's texts, two sets in the held-out set's style, a third set
 # written by helpers that had not seen the checks (3a: ar zh ja, 3b: ru be kk, 3c: fr it es, 3d: pl ro tr) and a fourth
 # (4a: ar zh ja ru, 4b: be kk fr it, 4c: pl ro es tr).
