@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from curation.prompts import PromptError
 from curation.records import CheckResult
 
 NAME = "terms"
+_GLOSS = re.compile(r"\s*[(（]\s*")  # what stands between a term and its gloss
 # Groups whose terms a translation may say fewer times than the English without swapping them: translators vary how
 # often they name a feature, the target and the label ("the label column is the target" as "the label column"). In
 # them a term is compared only when the translation lacks it; elsewhere, when it says it fewer times than the English
@@ -150,8 +152,15 @@ def english_terms(glossary: Glossary) -> tuple[tuple[str, ...], ...]:
 
 
 def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -> list[Find]:
-    """The glossary terms a text says, in reading order."""
-    return matcher(glossary, code).finds(lower(prose(text, names), code))
+    """The glossary terms a text says, in reading order; a term glossed in brackets right after it ("полнота (recall)",
+    "mean absolute error (MAE)") is said once."""
+    read = lower(prose(text, names), code)
+    found: list[Find] = []
+    for find in matcher(glossary, code).finds(read):
+        if found and found[-1].concepts & find.concepts and _GLOSS.fullmatch(read[found[-1].end:find.start]):
+            continue
+        found.append(find)
+    return found
 
 
 def _counts(found: list[Find]) -> Counter:
@@ -192,8 +201,10 @@ def check_terms(glossary: Glossary, source: str, translation: str, language: str
         short = not t[term] if terms[term].group in LOOSE_GROUPS else t[term] < count
         if not short or language not in terms[term].forms:
             continue
-        if any(set(words(find.text)) <= kept for find in english if term in find.concepts):
-            continue  # the English word kept as a loanword ("onu feature olarak kullanmayın")
+        if not t[term] and any(set(words(find.text)) <= kept for find in english if term in find.concepts):
+            # the English word kept as a loanword ("onu feature olarak kullanmayın"); one the translation also renders
+            # is a gloss in brackets ("полнота (recall)"), and a second mention swapped is still a swap
+            continue
         group = terms[term].group
         # a word that also says a term of the English ("دقة" and "дәлдік" are precision and accuracy both) is no
         # evidence that another term replaced this one

@@ -227,3 +227,29 @@ def test_a_verb_of_a_term_and_the_inflected_forms_of_a_term_are_that_term(langua
 ])
 def test_a_rendering_without_an_article_or_with_another_usual_word_is_that_term(language, source, translation):
     assert check_terms(GLOSSARY, source, translation, language).passed
+
+
+def test_one_of_two_mentions_swapped_is_caught_beside_an_english_gloss_in_brackets():
+    # "полнота (recall)": the English word in brackets is a gloss, not the term kept as a loan; the second mention
+    # turned into precision is still a swap
+    source = ("Submissions are ranked by recall at a precision of at least 0.6; higher recall is better.")
+    correct = "Сабмиты ранжируются по полноте (recall) при точности не ниже 0.6; чем выше полнота, тем лучше."
+    swapped = "Сабмиты ранжируются по полноте (recall) при точности не ниже 0.6; чем выше точность, тем лучше."
+    assert check_terms(GLOSSARY, source, correct, "ru").passed
+    result = check_terms(GLOSSARY, source, swapped, "ru")
+    assert not result.passed and "'recall' (recall) 2 times, the translation once" in result.detail
+    # a term left as the English word throughout is still a loan
+    assert check_terms(GLOSSARY, "Use `id` as a key, not as a feature.",
+                       "`id`'yi anahtar olarak kullanın, feature olarak değil.", "tr").passed
+
+
+@pytest.mark.parametrize("language,translation", [
+    ("zh", "模型依据钓鱼类别的 PR AUC，即 precision-recall 曲线下面积，越高越好。"),
+    ("zh", "模型依据钓鱼类别的精确率–召回率曲线下面积（PR AUC）排名，越高越好。"),
+    ("ja", "モデルの順位は PR AUC（precision-recall 曲線の下の面積）で決まり、値が大きいほど良好です。"),
+    ("ar", "معيار ترتيب النماذج هو PR AUC (المساحة تحت منحنى precision-recall)، والقيمة الأعلى أفضل."),
+    ("es", "Los envíos se evalúan con el área bajo la curva de precisión-recall (PR AUC); cuanto más alto, mejor."),
+])
+def test_the_precision_recall_curve_with_the_english_words_or_a_dash_is_pr_auc(language, translation):
+    source = "Models are ranked by the area under the precision-recall curve (PR AUC); higher is better."
+    assert check_terms(GLOSSARY, source, translation, language).passed
