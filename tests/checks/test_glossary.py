@@ -253,3 +253,13 @@ def test_one_of_two_mentions_swapped_is_caught_beside_an_english_gloss_in_bracke
 def test_the_precision_recall_curve_with_the_english_words_or_a_dash_is_pr_auc(language, translation):
     source = "Models are ranked by the area under the precision-recall curve (PR AUC); higher is better."
     assert check_terms(GLOSSARY, source, translation, language).passed
+
+
+def test_the_task_said_for_its_model_is_no_swap_but_another_metric_inside_a_metric_is():
+    source = "Train a regression model on the busy-hour features."
+    assert check_terms(GLOSSARY, source, "Обучите регрессию на признаках часа наибольшей нагрузки.", "ru").passed
+    assert not check_terms(GLOSSARY, source, "Обучите классификатор на признаках часа наибольшей нагрузки.", "ru").passed
+    # "root mean squared error" holds "mean squared error", but that is another metric
+    result = check_terms(GLOSSARY, "The metric is the root mean squared error.", "La métrica es el error cuadrático medio.",
+                         "es")
+    assert not result.passed
