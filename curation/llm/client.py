@@ -10,10 +10,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from curation.config import Price, ProviderSettings, Settings
-from curation.excerpt import plural
 from curation.fingerprint import fingerprint
 from curation.llm.answer import Answer, Usage
-from curation.llm.backoff_notice import BackoffNotices
 from curation.llm.batch_api import BatchAPI
 from curation.llm.batch_calls import NoUsableAnswer, batch_reply
 from curation.llm.batching import Batcher, BatchUnanswered
@@ -22,25 +20,16 @@ from curation.llm.call_progress import Progress
 from curation.llm.claims import RequestClaims
 from curation.llm.errors import BatchPending, EndpointUnreachable, KeyRejected, LLMCallFailed
 from curation.llm import pacing
-from curation.llm.limits import ProviderLimits, backoff
-from curation.llm.parameters import CallParameters, ParameterRefused
+from curation.llm.limits import ProviderLimits
+from curation.llm.parameters import CallParameters
 from curation.llm.providers import Mode, Provider, open_provider, structured_mode
 from curation.llm.pricing import cost_usd, estimate_input_tokens
-from curation.llm.reply import (Rejected, Reply, SchemaUnsupported, Transient, Unreachable, Unusable,
-                                one_line, usable, without_code_fence)
+from curation.llm.reply import Rejected, Reply, Unreachable, Unusable, usable, without_code_fence
 from curation.llm.schemas import json_schema
+from curation.llm.sending import Wire
 from curation.llm.tally import add_answer, add_cost, logged_stage
 from curation.records import LLMCall
-from curation.redaction import hide_credentials
 from curation.store import Store
-
-# A refused connection or an unknown host is a server not running or a wrong address far more often than a
-# passing fault: a few quick tries, then the provider is given up for the run instead of every call waiting out
-# max_retry_seconds.
-CONNECT_ATTEMPTS = 3
-# What happens instead of a refused parameter, for its one line on stderr.
-WITHOUT = {"max_tokens": "sending max_completion_tokens instead", "max_completion_tokens": "sending max_tokens instead",
-           "tool_choice": "asking for its JSON-schema output instead of a forced tool call"}
 
 log = logging.getLogger(__name__)
 
@@ -61,12 +50,8 @@ class LLM:
         self.failures = 0
         self.tokens = 0  # tokens in + out of the answers that went out this run (for the live progress)
         self._providers: dict[str, Provider] = {}
-        self._limits: dict[str, ProviderLimits] = {}
-        self._json_mode: set[str] = set()  # providers that rejected json_schema this run
-        self._refused: dict[str, set[str]] = {}  # provider:model -> parameters it refused this run (wire names)
+        self._wire = Wire(settings)  # limits, refused parameters, JSON mode, providers given up on: curation/llm/sending.py
         self._underway: dict[str, asyncio.Event] = {}  # request hash -> set when that call finishes
-        self._unreachable: dict[str, EndpointUnreachable] = {}  # providers given up on this run
-        self._notices = BackoffNotices()
         # Batch mode (`--batch`, [llm] mode = "batch"): uncached requests go to the provider's batch API.
         self.batch_mode = settings.llm.mode == "batch"
         self.batcher = Batcher(store, settings.llm.batch_poll_seconds, self.batch_api,
@@ -111,8 +96,8 @@ class LLM:
         if hit is not None:
             return hit
 
-        if name in self._unreachable:
-            raise self._unreachable[name]  # another call found the server down: do not wait for it again
+        if name in self._wire.unreachable:
+            raise self._wire.unreachable[name]  # another call found the server down: do not wait for it again
         self._underway[request_hash] = finished = asyncio.Event()
         claimed, worst_case = False, 0.0
         try:
@@ -186,7 +171,7 @@ class LLM:
         """The SDK client for a provider, built on first use, so a fully cached run needs no key."""
         if name not in self._providers:
             self._providers[name] = open_provider(name, settings, self.settings)
-            self._limits[name] = ProviderLimits(settings)
+            self._wire.limits[name] = ProviderLimits(settings)
         return self._providers[name]
 
     def batch_api(self, name: str) -> BatchAPI:
@@ -194,7 +179,7 @@ class LLM:
         return self._provider(name, self.settings.providers[name]).batches()
 
     def _mode(self, name: str, settings: ProviderSettings, schema: type[BaseModel] | None) -> Mode:
-        return structured_mode(name, settings, schema, self._json_mode)
+        return structured_mode(name, settings, schema, self._wire.json_mode)
 
     # -- one call: retries, fallback, validation, logging -----------------------------------------
 
@@ -213,14 +198,14 @@ class LLM:
 
         while True:
             try:
-                reply = await self._send(call, provider, settings, conversation, schema, input_tokens, progress)
+                reply = await self._wire.send(call, provider, settings, conversation, schema, input_tokens, progress)
                 parsed = usable(reply, schema)
                 break
             except Unreachable as error:
-                unreachable = self._unreachable.get(call.provider) or EndpointUnreachable(
+                unreachable = self._wire.unreachable.get(call.provider) or EndpointUnreachable(
                     call.provider, provider.endpoint, error.reason, progress.attempts,
                     configured=self.settings.base_url(call.provider, settings) is not None)
-                self._unreachable[call.provider] = unreachable
+                self._wire.unreachable[call.provider] = unreachable
                 tries = "attempt" if progress.attempts == 1 else "attempts"
                 fail(f"cannot reach {provider.endpoint} ({error.reason}; {progress.attempts} {tries})")
                 raise unreachable from None
@@ -250,7 +235,7 @@ class LLM:
         """Like `_call`, with each request answered by a batch (curation/llm/batch_calls.py). A request its batch did
         not answer is left pending (BatchPending) or, with batch_fallback = "online", asked online at once."""
         progress = Progress(mode=self._mode(call.provider, settings, schema), started=time.monotonic(), params=params)
-        refused = self._refused.setdefault(f"{call.provider}:{call.model}", set())  # learnt online this run
+        refused = self._wire.refused_by(call)  # learnt online this run
         try:
             reply, parsed = await batch_reply(self.batcher, provider, call, messages, schema, progress, refused,
                                               self.settings.llm.validation_retries)
@@ -276,77 +261,6 @@ class LLM:
         self.tokens += progress.usage.tokens_in + progress.usage.tokens_out
         return Answer(text=reply.text, parsed=parsed, usage=progress.usage, cost_usd=cost, cached=False,
                       request_hash=call.request_hash, attempts=progress.attempts)
-
-    async def _send(self, call: LLMCall, provider: Provider, settings: ProviderSettings, conversation: list[dict],
-                    schema: type[BaseModel] | None, input_tokens: int, progress: Progress) -> Reply:
-        """One reply through the provider's limits. Transient failures wait and retry until max_retry_seconds;
-        a failure to connect is tried CONNECT_ATTEMPTS times; a json_schema request the server rejects falls back
-        to JSON mode under `auto`. A body cut off or not the API's envelope (BrokenBody) is one of the transient
-        failures. Raises Rejected or Unreachable."""
-        limits = self._limits[call.provider]
-        # Most answers use a small part of max_output_tokens; reserving all of it would starve the token limit.
-        # The reservation is corrected with the real usage once the answer is in.
-        expected_tokens = input_tokens + progress.params.max_output_tokens // 8
-        refused = self._refused.setdefault(f"{call.provider}:{call.model}", set())
-        failures = 0
-        connect_failures = 0
-        while True:
-            progress.attempts += 1
-            reservation = None
-            try:
-                async with limits.slot(expected_tokens) as reservation:
-                    if progress.sent is None:
-                        progress.sent = reservation.sent_at
-                    try:
-                        reply = await provider.send(call.model, conversation, schema, progress.mode,
-                                                    progress.params, avoid := frozenset(refused))
-                    except (Transient, Unusable, Unreachable, Rejected, ParameterRefused) as error:
-                        # a server's words may repeat the address asked, credentials and all (a 404 naming its path)
-                        error.reason = hide_credentials(error.reason, self.settings.base_url(call.provider, settings))
-                        if isinstance(error, Unreachable):
-                            reservation.settle(0)  # nothing reached the server: its tokens are free for the next try
-                        raise
-                    reservation.settle(reply.usage.tokens_in + reply.usage.tokens_out)
-            except ParameterRefused as error:
-                if error.parameter in avoid:
-                    raise Rejected(error.reason, 400) from None  # refused even without it: nothing left to try
-                if error.parameter not in refused:  # calls under way at the same time share the one line
-                    refused.add(error.parameter)
-                    log.warning("%s:%s does not take %s (%s); %s for the rest of the run", call.provider, call.model,
-                                error.parameter, one_line(error.reason, 160),
-                                WITHOUT.get(error.parameter, "leaving it out"))
-                continue  # the cache key stays that of the configured request
-            except SchemaUnsupported:
-                if settings.structured_output != "auto" or progress.mode != "json_schema" or settings.kind != "openai":
-                    raise
-                progress.mode = "json_mode"  # llama.cpp-like server: validated JSON mode instead
-                continue
-            except Unreachable as error:
-                connect_failures += 1
-                if connect_failures >= CONNECT_ATTEMPTS or call.provider in self._unreachable:
-                    raise
-                wait = backoff(connect_failures, settings)
-                log.info("%s: cannot reach %s (%s); attempt %d of %d, trying again in %.1fs", call.provider,
-                         provider.endpoint, error.reason, connect_failures, CONNECT_ATTEMPTS, wait)
-                progress.skipped += await pacing.back_off(wait)
-                continue
-            except Transient as error:
-                if error.retry_after is None:  # a 429 that said how long to wait was honoured: no cause to wait longer
-                    failures += 1
-                wait = error.retry_after if error.retry_after is not None else backoff(failures, settings)
-                if error.retry_after is not None:  # this request waits as told; others only if the news is fresh
-                    limits.pause(wait, sent_at=reservation.sent_at if reservation is not None else None)
-                if progress.since_sent(pacing.now()) + wait > settings.max_retry_seconds:
-                    raise Rejected(f"{error.reason}; gave up after {plural(progress.attempts, 'attempt')} in "
-                                   f"{progress.since_sent(pacing.now()):.1f}s "
-                                   f"(max_retry_seconds = {settings.max_retry_seconds:g})") from None
-                self._notices.announce(call.provider, error.reason, wait)
-                progress.skipped += await pacing.back_off(wait)
-                continue
-            progress.usage = progress.usage + reply.usage
-            if progress.mode == "json_mode" and settings.structured_output == "auto":
-                self._json_mode.add(call.provider)  # the fallback worked: keep it for the rest of the run
-            return reply
 
     def _log(self, call: LLMCall, progress: Progress, price: Price | None, response: str | None = None,
              error: str | None = None, batch: bool = False) -> float:

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from curation.config import ProviderSettings
 from curation.llm import LLM, EndpointUnreachable, LLMConfigError
 from curation.llm import backoff_notice
-from curation.llm.client import CONNECT_ATTEMPTS
+from curation.llm.sending import CONNECT_ATTEMPTS
 from curation.stages.runner import run_stage
 from curation.store import Store
 from tests.fakes.llm_server import FakeLLMServer, pointed_at, rate_limited, server_error
