@@ -114,12 +114,14 @@ def _negation(english: Side, translated: Side) -> str | None:
     # Every negating word of the English needs a rendering: a translation whose only "negation" is the absent word the
     # English also has ("missing values were not imputed" as "missing values were imputed") lost the negation.
     instead = _instead(english, translated)
-    rendered = t[rel.absent] + t[rel.soft] + instead + _prefixed(english, translated)
+    rendered = t[rel.absent] + t[rel.soft] + instead
     if instead and not t[rel.absent]:  # "images without a label are not used" as "only labelled images are used"
         rendered += e[rel.absent]
     if e[rel.absent] or e[rel.soft]:  # "not removed", "do not drop" as "kept": the negation and the absence both
         rendered += 2 * max(0, t[rel.kept] - e[rel.kept])
-    if e[rel.strong] and not t[rel.strong] and rendered < e[rel.strong] + e[rel.absent] and not _ranged(english, translated):
+    # (the prefix reading and the range last: they read the sentences' text, and only a lost negation needs them)
+    if (e[rel.strong] and not t[rel.strong] and rendered + _prefixed(english, translated) < e[rel.strong] + e[rel.absent]
+            and not _ranged(english, translated)):
         return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
                 f"{_said(english, *said)}")
     # A negation the translation adds is not compared: correct translations negate where the English says the same
