@@ -151,6 +151,17 @@ def english_terms(glossary: Glossary) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted((form for form in forms if form), key=lambda form: (-len(form), form)))
 
 
+def english_loans(glossary: Glossary, source: str, names: Iterable[str] = ()) -> frozenset[str]:
+    """The words of every English form of the terms an English text says, lowercase: a translation may keep any of
+    them in Latin letters ("std" where the English says "standard deviation")."""
+    # read with its acronyms, which prose() takes out as protected: "RMSE" glossed as "(root mean squared error)"
+    read = lower(re.sub(r"`[^`]*`", " ", source), "en")
+    said = _counts(matcher(glossary, "en").finds(read))
+    terms = glossary.by_term()
+    return frozenset(word.casefold() for term in said for form in terms[term].forms.get("en", ())
+                     if not form.startswith("re:") for word in words(form.replace("*", "")))
+
+
 def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -> list[Find]:
     """The glossary terms a text says, in reading order; a term glossed in brackets right after it ("полнота (recall)",
     "mean absolute error (MAE)") is said once."""

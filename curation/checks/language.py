@@ -13,12 +13,12 @@ written with characters both languages use passes for Chinese and for Japanese.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from curation.checks.han import chinese_only
 from curation.checks.language_id import confidences, rivals, segments
 from curation.checks.lexicon import lexicon
-from curation.checks.prose import is_long, prose, quote, words
+from curation.checks.prose import is_long, prose, quote, without_glosses, words
 from curation.checks.scripts import ALLOWED, has_kana, letter_script
 from curation.checks.signs import foreign_signs
 from curation.checks.tags import is_acronym
@@ -52,11 +52,12 @@ def _fail(name: str, detail: str) -> CheckResult:
 
 
 def check_language(translation: str, language: str, settings: Settings, names: Iterable[str] = (),
-                   source: str = "") -> CheckResult:
-    """Each sentence reads as the target language, against every neighbour written in its script."""
+                   source: str = "", loans: Collection[str] = ()) -> CheckResult:
+    """Each sentence reads as the target language, against every neighbour written in its script. An English gloss in
+    brackets of the source's words or of its terms' English forms (`loans`) is no neighbour's spelling."""
     target = parse_language(language)
     candidates = rivals(target.code)
-    english_words = {word.casefold() for word in words(prose(source, names))}
+    english_words = {word.casefold() for word in words(prose(source, names))} | set(loans)
     allowed = ALLOWED[target.script] if target.script != "Han" else ALLOWED["Japanese"]
     text = prose(translation, names)
     lowest = 1.0
@@ -77,7 +78,7 @@ def check_language(translation: str, language: str, settings: Settings, names: I
             continue
         seen += 1
         where = f"line {line} {quote(sentence)}"
-        sign = foreign_signs(sentence, target.code, english_words)
+        sign = foreign_signs(without_glosses(sentence, english_words), target.code, english_words)
         if sign:
             return _fail("language", f"{where} is not {target.english}: {sign}")
         if target.code == "ja" and chinese_only(own):

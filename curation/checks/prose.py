@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
@@ -62,6 +62,19 @@ def normal(text: str) -> str:
 def words(text: str) -> list[str]:
     """The words of a text (letters, with apostrophes inside: комп'ютарны; digits and punctuation split them)."""
     return re.findall(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", text)
+
+
+# An English term in brackets after its rendering, as ML texts write it ("стандартное отклонение (std)", "karekök
+# ortalama kare hata (root mean squared error)"): one to five words of plain Latin letters, alone in the brackets.
+_GLOSS = re.compile(r"\(\s*([A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,4})\s*\)")
+
+
+def without_glosses(text: str, english: Collection[str]) -> str:
+    """A translation without its English glosses in brackets whose every word is one of `english` (lowercase words of
+    the source and of its terms' English forms): a loan term, not a neighbour's spelling. A gloss of another term
+    ("полнота (precision)" where the English says recall) stays for the checks to see."""
+    return _GLOSS.sub(lambda gloss: " " if all(word.casefold() in english for word in re.split(r"[\s\-]+", gloss.group(1)))
+                      else gloss.group(0), text)
 
 
 def is_long(sentence: str) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +43,7 @@ class Relations:
     soft: str = "soft"
     instead: tuple[str, ...] = ()  # what a translation says instead of a negation ("only")
     bounds: dict[str, str] = field(default_factory=dict)  # a bound -> the side of `amount` it says under negation
+    only: str = "only"  # the restricting one of `instead`
     kept: str = "kept"  # "were kept" for "were not removed"
     range: str = "between"  # "between 10% and 95%" for "never below 10% or above 95%"
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -59,7 +61,7 @@ def relations() -> Relations:
     return Relations(strong=data["negation"]["strong"], absent=data["negation"]["absent"], soft=data["negation"]["soft"],
                      instead=tuple(data["negation"].get("instead", ())),
                      bounds=dict(data["negation"].get("bounds", {})),
-                     kept=data["negation"].get("kept", "kept"),
+                     only=data["negation"].get("only", "only"), kept=data["negation"].get("kept", "kept"),
                      range=data["negation"].get("range", "between"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
                      axes={name: tuple(value) for name, value in data["axes"].items()},
@@ -114,10 +116,11 @@ class Word:
     all of a language's patterns up front cost 0.13 s per word list and process (3.4 s of a 12-language run's checks,
     paid again by every process that checks a text)."""
 
-    __slots__ = ("regex", "spelled", "needle", "_compiled")
+    __slots__ = ("regex", "spelled", "needle", "ending", "_compiled")
 
-    def __init__(self, regex: str, spelled: str, needle: str) -> None:
-        self.regex, self.spelled, self.needle = regex, spelled, needle
+    def __init__(self, regex: str, spelled: str, needle: str, ending: bool = False) -> None:
+        # ending: a regular expression or a word that begins with `*` ("*mayın"), which may end a longer word
+        self.regex, self.spelled, self.needle, self.ending = regex, spelled, needle, ending
         self._compiled: re.Pattern[str] | None = None
 
     @property
@@ -157,6 +160,8 @@ class Senses:
         # expression's search, which starts at every letter (its lookbehind leaves `re` no prefix to skip ahead by).
         # Screening each concept with one search of all its patterns was half the meaning and terms checks' time.
         spans: dict[tuple[int, int], list[tuple[str, str]]] = {}
+        endings: set[tuple[int, int]] = set()
+        strong = relations().strong
         for concept, words in self.patterns.items():
             for word in words:
                 if word.needle not in text:
@@ -164,7 +169,11 @@ class Senses:
                 for match in word.compiled.finditer(text):
                     if match.end() > match.start():
                         spans.setdefault(match.span(), []).append((word.spelled, concept))
-        return _chosen(text, {span: _specific(found) for span, found in spans.items()})
+                        if concept == strong and word.ending:
+                            endings.add(match.span())
+        # A negating ending ("тастамаңыз", "bırakmayın": a negation's regular expression or `*` word) at the end of a
+        # longer phrase ("алып таста*", "dışarıda bırak*": remove) negates the phrase, which would otherwise hide it.
+        return _chosen(text, {span: _specific(found) for span, found in spans.items()}, endings)
 
     def count(self, text: str) -> Counter:
         """How often each concept is said in a text."""
@@ -184,13 +193,18 @@ def _specific(found: list[tuple[str, str]]) -> set[str]:
                        for other, other_concept in found)}
 
 
-def _chosen(text: str, spans: dict[tuple[int, int], set[str]]) -> list[Find]:
-    """The longest finds that do not overlap, in reading order; `ignore` words count for nothing."""
+def _chosen(text: str, spans: dict[tuple[int, int], set[str]],
+            endings: Collection[tuple[int, int]] = ()) -> list[Find]:
+    """The longest finds that do not overlap, in reading order; `ignore` words count for nothing. A negating ending
+    (one of `endings`) that ends a longer find adds the negation to it."""
     chosen: list[Find] = []
     taken = [False] * (len(text) + 1)
+    negated = {end for start, end in endings}
     for (start, end), concepts in sorted(spans.items(), key=lambda kv: (kv[0][0] - kv[0][1], kv[0][0])):
         if any(taken[start:end]):
             continue
+        if end in negated and (start, end) not in endings and IGNORE not in concepts:
+            concepts = set(concepts) | {relations().strong}
         for i in range(start, end):
             taken[i] = True
         concepts = set(concepts) - {IGNORE}  # a phrase listed under ignore and under a concept counts for the concept
@@ -206,12 +220,12 @@ def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", e
     """Concept word lists of a language as a Senses."""
     patterns = {}
     for concept, words in concepts.items():
-        compiled = sorted({pattern(word if word.startswith("re:") else lower(word, code), prefix, ending, loan_ending)
-                           for word in words if word.strip()}, key=lambda item: -len(item[0]))
+        compiled = sorted({(*pattern(word if word.startswith("re:") else lower(word, code), prefix, ending, loan_ending),
+                            word.startswith(("re:", "*"))) for word in words if word.strip()}, key=lambda item: -len(item[0]))
         if compiled:
             # each spelled-out part is a token's letters as the regular expression matches them, unchanged
-            patterns[concept] = tuple(Word(regex, spelled, max(spelled.split(), key=len, default=""))
-                                      for regex, spelled in compiled)
+            patterns[concept] = tuple(Word(regex, spelled, max(spelled.split(), key=len, default=""), suffix)
+                                      for regex, spelled, suffix in compiled)
     return Senses(code, patterns, side, **order)
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from curation.checks.adequacy import check_adequacy
-from curation.checks.glossary import GlossaryError, check_terms, load_glossary
+from curation.checks.glossary import GlossaryError, check_terms, english_loans, load_glossary
 from curation.checks.meaning import check_meaning
 from curation.checks.roles import check_roles
 from curation.checks.han import traditional
@@ -191,17 +191,20 @@ def _same_stem(word: str, other: str) -> bool:
     return shared >= 5 and shared >= 0.6 * min(len(word), len(other))
 
 
-def check_script(translation: str, language: str, names: Iterable[str] = (), source: str = "") -> CheckResult:
+def check_script(translation: str, language: str, names: Iterable[str] = (), source: str = "",
+                 loans: Iterable[str] = ()) -> CheckResult:
     """The letters outside protected spans are in the target language's script; Chinese in simplified Han.
 
     Words the English has that a translation keeps in Latin letters (hashtag, emoji, a name) are loans, not another
-    script; an English sentence left in is not_copy's to find."""
+    script, and so are `loans` (the English forms of the glossary terms the English says: "std" for "standard
+    deviation"); an English sentence left in is not_copy's to find."""
     target = parse_language(language)
     allowed = ALLOWED[target.script]
     text = prose(translation, names)
     said = [word.casefold() for word in words(prose(source, names))] if source else []
     # and the initials of two to four English words in a row: "bpm" for "beats per minute" is an abbreviation
-    english = set(said) | {"".join(word[0] for word in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    english = (set(said) | {"".join(word[0] for word in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+               | set(loans))
     if english and target.script != "Latin":
         text = re.sub(r"[A-Za-z]+", lambda word: " " if word.group(0).casefold() in english else word.group(0), text)
     total = sum(letter_scripts(text).values())
@@ -251,6 +254,15 @@ def _meaning_check(name: str, check: Callable[[Pair], CheckResult]) -> Check:
     return run
 
 
+def _loans(pair: Pair) -> frozenset[str]:
+    """The English forms of the glossary terms the pair's English says (none when the glossary does not read: the
+    terms check says what is wrong with the file)."""
+    try:
+        return english_loans(load_glossary(pair.settings.path("glossary")), pair.source, pair.names)
+    except GlossaryError:
+        return frozenset()
+
+
 def _terms(pair: Pair) -> CheckResult:
     try:
         glossary = load_glossary(pair.settings.path("glossary"))
@@ -264,10 +276,11 @@ def _terms(pair: Pair) -> CheckResult:
 REGISTRY: dict[str, Check] = {
     "placeholders": lambda p: check_placeholders(p.source, p.translation, p.names, p.language),
     "numbers": lambda p: check_numbers(p.source, p.translation, p.names),
-    "language": lambda p: check_language(p.translation, p.language, p.settings, p.with_proper_names, source=p.source),
+    "language": lambda p: check_language(p.translation, p.language, p.settings, p.with_proper_names, source=p.source,
+                                         loans=_loans(p)),
     "length": lambda p: check_length(p.source, p.translation, p.language, p.settings, p.names),
     "not_copy": lambda p: check_not_copy(p.source, p.translation, p.language, p.settings, p.with_proper_names),
-    "script": lambda p: check_script(p.translation, p.language, p.with_proper_names, source=p.source),
+    "script": lambda p: check_script(p.translation, p.language, p.with_proper_names, source=p.source, loans=_loans(p)),
     "adequacy": _adequacy,
     "meaning": _meaning_check("meaning", lambda p: check_meaning(p.source, p.translation, p.language, p.names)),
     "terms": _meaning_check("terms", _terms),

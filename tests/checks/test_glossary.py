@@ -263,3 +263,14 @@ def test_the_task_said_for_its_model_is_no_swap_but_another_metric_inside_a_metr
     result = check_terms(GLOSSARY, "The metric is the root mean squared error.", "La métrica es el error cuadrático medio.",
                          "es")
     assert not result.passed
+
+
+@pytest.mark.parametrize("language, translation", [
+    ("fr", "Validez par plis temporels : pour chaque pli, l'entraînement ne porte que sur les semaines antérieures."),
+    ("it", "Valida con fold temporali: per ogni fold l'addestramento usa solo le settimane precedenti."),
+    ("es", "Valida con folds temporales: en cada fold, el entrenamiento usa solo las semanas anteriores."),
+])
+def test_the_verb_validate_is_the_validation_term_in_the_translation_too(language, translation):
+    # the English verb is a form of the validation split; its imperative is too (seventh calibration set)
+    english = "Validate with time-based folds: train each fold on the weeks before it."
+    assert check_terms(GLOSSARY, english, translation, language).passed

@@ -545,3 +545,73 @@ def test_milliseconds_said_as_seconds_is_a_unit_change_and_fifty_and_above_is_at
     assert failed(check_meaning(english, "Медианная задержка указана в секундах.", "ru"))
     assert check_meaning("Use only rows where `calls_started` is at least 50.",
                          "Бярыце толькі радкі з `calls_started` ад 50 і вышэй.", "be", ("calls_started",)).passed
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # a negating ending at the end of a listed phrase ("алып таста*", "dışarıda bırak*": remove) negates it
+    ("kk", "Stays longer than 60 days are outliers: do not remove them from the training data.",
+     "60 күннен ұзақ болулар шектен тыс мәндер: оларды оқыту деректерінен алып тастамаңыз.",
+     "60 күннен ұзақ болулар шектен тыс мәндер: оларды оқыту деректерінен алып тастаңыз."),
+    ("tr", "Do not remove the refusals.", "Retleri dışarıda bırakmayın.", "Retleri dışarıda bırakın."),
+])
+def test_a_negating_ending_of_a_listed_phrase_is_a_negation(language, english, correct, broken):
+    assert check_meaning(english, correct, language).passed
+    assert failed(check_meaning(english, broken, language))
+
+
+@pytest.mark.parametrize("language, translation", [
+    ("pl", "`product_id`: oceniany produkt; każdy produkt trafia albo do części treningowej, albo do testowej."),
+    ("ro", "`product_id`: produsul recenzat; un produs apare fie în split-ul de antrenare, fie în cel de test."),
+    ("tr", "`product_id`: yorum yapılan ürün; her ürün ya eğitim ya da test bölümünde bulunur."),
+])
+def test_not_in_both_said_as_either_or_passes(language, translation):
+    english = "`product_id`: the reviewed product; no product appears in both the training and the test split."
+    assert check_meaning(english, translation, language).passed
+    # one "or" is no "either ... or": the negation is lost
+    assert failed(check_meaning(english, translation.replace("albo do części", "do części")
+                                .replace("fie în split", "în split").replace("ya eğitim", "eğitim"), language))
+
+
+def test_an_only_said_as_a_negation_of_the_other_side_passes():
+    english = "`actual_load_mw`: the metered load, known only after delivery; do not use it as a feature."
+    assert check_meaning(english, "`actual_load_mw`：计量所得的实际负荷，交割之前无从得知；切勿将其作为特征。", "zh").passed
+    assert check_meaning(english, "`actual_load_mw`: الحمل الفعلي المقاس، الذي لا يُعرف قبل التسليم؛ ولا تستخدمه "
+                                  "كميزة.", "ar").passed
+    # without the added negation, "before" is a flip
+    assert failed(check_meaning(english, "`actual_load_mw`：计量所得的实际负荷，交割之前得知；切勿将其作为特征。", "zh"))
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # "depuis" before a duration is "for", before a moment "since" (after)
+    ("fr", "Alerts on accounts opened less than 7 days before the alert are excluded.",
+     "Les alertes sur des comptes ouverts depuis moins de 7 jours sont exclues.", None),
+    ("fr", "Only readings after 2020 are kept.", "Seuls les relevés depuis 2020 sont conservés.",
+     "Seuls les relevés avant 2020 sont conservés."),
+    # "au plus" after a counted noun is "at most"
+    ("fr", "The submission must not contain more than one row per applicant.",
+     "Chaque demandeur doit figurer sur une ligne au plus dans la soumission.",
+     "Chaque demandeur doit figurer sur une ligne dans la soumission."),
+    # Italian "no" closing a clause; Romanian "ignoră" (ignore) for "do not use"
+    ("it", "Transfers within the same bank are included, but cross-border transfers are not.",
+     "I bonifici all'interno della stessa banca sono inclusi, ma quelli transfrontalieri no.",
+     "I bonifici all'interno della stessa banca sono inclusi, e anche quelli transfrontalieri."),
+    ("ro", "Do not use the column `delivered_at`, because it leaks the label.",
+     "Ignoră coloana `delivered_at`: prin ea se scurge eticheta.", "Folosește coloana `delivered_at`: prin ea se scurge eticheta."),
+    # "no missing values" as "every value filled"; "none of their records" as "free of its records"
+    ("ja", "Submit one probability per transformer, with no missing values.",
+     "変圧器ごとの確率を一つずつ提出し、値はすべて埋めてください。", "変圧器ごとの確率を一つずつ提出してください。"),
+    ("ar", "The last 3 months form the test period, and none of their records appear in the training file.",
+     "تمثل آخر 3 أشهر فترة الاختبار، وملف التدريب خالٍ من سجلاتها.",
+     "تمثل آخر 3 أشهر فترة الاختبار، وملف التدريب يضم سجلاتها."),
+    # "no turbine misses more than 5 percent" as "within 5%"; "capped at" and 最高为 are "at most"
+    ("ja", "No turbine is missing more than 5 percent of its intervals.",
+     "欠損区間の割合は、どの風車も 5% 以内に収まっています。", None),
+    ("zh", "Power is capped at the rated 2,050 kW; values below zero are not errors.",
+     "功率最高为额定的 2,050 kW；零以下的数值不是错误。", None),
+    ("pl", "Do not remove the rare class of refusals from your predictions.",
+     "Rzadka klasa odmów musi pozostać w Twoich predykcjach.", "Rzadka klasa odmów musi zniknąć z Twoich predykcji."),
+])
+def test_words_the_seventh_calibration_set_taught(language, english, correct, broken):
+    assert check_meaning(english, correct, language).passed
+    if broken:
+        assert failed(check_meaning(english, broken, language))

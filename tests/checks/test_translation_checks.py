@@ -274,6 +274,21 @@ def test_an_english_loan_with_the_target_s_ending_and_an_english_hyphenated_term
     assert "language" not in failed(english, romanian, "ro")  # "La cross-validation" is not French
 
 
+def test_a_term_s_english_form_or_english_gloss_is_a_loan_but_another_term_s_gloss_is_not():
+    # "std" for "standard deviation": an English form of a glossary term the English says (seventh calibration set)
+    english = "Report the mean and the standard deviation of the fold scores."
+    assert "script" not in failed(english, "Укажите среднее и std оценок по фолдам.", "ru")
+    assert "script" in failed(english, "Укажите среднее и sredn оценок по фолдам.", "ru")
+    # the English term in brackets after the Turkish one is no Azerbaijani q
+    english = "The metric is RMSE, so lower is better; the baseline reaches 41.5 seconds."
+    turkish = "Metrik RMSE (root mean squared error) olduğundan düşük olan daha iyidir; temel model 41.5 saniyeye ulaşır."
+    assert "language" not in failed(english, turkish, "tr")
+    # a gloss naming another term than the English's gives the swap away
+    english = "Models are ranked by recall on the test set; a higher recall is better for the clinic."
+    assert "script" in failed(english, "Модели ранжируются по полноте (precision) на тестовой выборке; чем выше "
+                                       "полнота, тем лучше для клиники.", "ru")
+
+
 def test_traditional_characters_in_simplified_chinese_are_caught():
     detail = failed("computer vision", "計算機視覺", "zh")["script"]
     assert detail == "traditional characters in simplified Chinese: 計機視覺 (simplified: 计机视觉)"
