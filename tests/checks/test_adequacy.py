@@ -195,3 +195,19 @@ def test_a_clause_that_says_only_what_the_english_sentence_says_is_not_added_and
     for invented in ("つまり毎日キログラム単位で", "つまり毎週更新される値", "つまり冬の値は除外して"):
         result = check_adequacy(case.source, case.translation.replace("つまりトン/ヘクタール", invented), "ja", case.names)
         assert not result.passed and result.detail.startswith("added:"), invented
+
+
+@pytest.mark.parametrize("language, translation", [
+    ("it", "Stima, esercente per esercente e settimana per settimana, quanti riaddebiti (chargeback) ci saranno nelle "
+           "4 settimane dopo il 2024-03-31."),
+    ("es", "Pronostica, comercio por comercio y semana a semana, cuántos contracargos (chargebacks) habrá durante las "
+           "4 semanas posteriores al 2024-03-31."),
+])
+def test_a_per_unit_said_as_a_distributive_is_no_added_clause(language, translation):
+    # "week by week" is one "per week" (a unit said twice), and the "and" that joins it to "merchant by merchant" says
+    # nothing of its own: the clause says what the English sentence says (seventh calibration set)
+    english = "Forecast the number of chargebacks per merchant per week for the 4 weeks after 2024-03-31."
+    assert check_adequacy(english, translation, language).passed
+    # a clause that says a unit the English sentence does not is still invented
+    invented = translation.replace("Stima,", "Stima, ora per ora,").replace("Pronostica,", "Pronostica, hora a hora,")
+    assert not check_adequacy(english, invented, language).passed
