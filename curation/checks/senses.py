@@ -98,7 +98,8 @@ def pattern(text: str, prefix: str = "", ending: int | None = None, loan_ending:
         return text[3:], ""  # a regular expression yields to a word list's word over the same letters
     tokens = text.split()
     parts = [_word(token, ending, loan_ending) for token in tokens]
-    body = r"[\s\-]+".join(part for part, _ in parts)
+    # a hyphen inside a word is as often written with an en or em dash ("точность–полнота")
+    body = r"[\s\-–—]+".join(part.replace(r"\-", "[-–—]") for part, _ in parts)
     first, last = tokens[0].lstrip("*")[:1], tokens[-1].rstrip("*")[-1:]
     before = "" if _UNSPACED.match(first) or not first.isalpha() else r"(?<![^\W\d_])"
     # a word glued to a digit after it is a name (NO2, CO2, P95), not the word; a digit before it is a number's unit
@@ -224,7 +225,8 @@ def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", e
                             word.startswith(("re:", "*"))) for word in words if word.strip()}, key=lambda item: -len(item[0]))
         if compiled:
             # each spelled-out part is a token's letters as the regular expression matches them, unchanged
-            patterns[concept] = tuple(Word(regex, spelled, max(spelled.split(), key=len, default=""), suffix)
+            # the needle is a run of letters every match holds: not across a hyphen, which a dash may stand for
+            patterns[concept] = tuple(Word(regex, spelled, max(re.split(r"[\s\-]+", spelled), key=len, default=""), suffix)
                                       for regex, spelled, suffix in compiled)
     return Senses(code, patterns, side, **order)
 

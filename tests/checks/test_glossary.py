@@ -274,3 +274,14 @@ def test_the_verb_validate_is_the_validation_term_in_the_translation_too(languag
     # the English verb is a form of the validation split; its imperative is too (seventh calibration set)
     english = "Validate with time-based folds: train each fold on the weeks before it."
     assert check_terms(GLOSSARY, english, translation, language).passed
+
+
+def test_a_hyphenated_form_written_with_a_dash_is_the_same_term():
+    english = "- Compare models by the area under the precision-recall curve, not by accuracy;"
+    assert check_terms(GLOSSARY, english, "- Сравнивайте модели по площади под кривой точность–полнота, а не по доле "
+                                          "правильных ответов;", "ru").passed
+    assert check_terms(GLOSSARY, english, "- Модельдерді дұрыстық бойынша емес, дәлдік–толықтық қисығының астындағы "
+                                          "аудан бойынша салыстырыңыз;", "kk").passed
+    # the ROC curve there is still another term
+    assert not check_terms(GLOSSARY, english, "- Сравнивайте модели по площади под ROC-кривой, а не по доле "
+                                              "правильных ответов;", "ru").passed

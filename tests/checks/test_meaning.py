@@ -615,3 +615,35 @@ def test_words_the_seventh_calibration_set_taught(language, english, correct, br
     assert check_meaning(english, correct, language).passed
     if broken:
         assert failed(check_meaning(english, broken, language))
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # "no-show" names a thing; its "no" negates nothing
+    ("ja", "Predict whether each booking in `pnr_test.csv` ends as a no-show.",
+     "`pnr_test.csv` の各予約について、ノーショー（no-show）となるかを予測してください。", None),
+    # two negations said with one "only if": "does not beat it ... will not be accepted"
+    ("fr", "A model that does not beat it by at least 0.3 degrees will not be accepted.",
+     "Un modèle n'est accepté que s'il la bat d'au moins 0.3 degré.", "Un modèle est accepté s'il la bat d'au moins 0.3 degré."),
+    # a ban said as a state: "под запретом", "ممنوعة"; "discard" and "stay out of" for "do not include/use"
+    ("ru", "Do not use `inspector_id` as a feature, because it leaks the label.",
+     "Признак `inspector_id` под запретом.", "Признак `inspector_id` используйте."),
+    ("ar", "Do not resample `ops_2023.csv`: the evaluation file keeps its natural class balance.",
+     "إعادة أخذ العينات ممنوعة في `ops_2023.csv`، فملف التقييم يبقى على توازن فئاته الطبيعي.",
+     "أعد أخذ العينات في `ops_2023.csv`، فملف التقييم يبقى على توازن فئاته الطبيعي."),
+    ("it", "Do not include districts with more than 10 percent of months missing.",
+     "Scarta i distretti in cui manca più del 10% dei mesi.", None),
+    ("es", "- `city_code`: a three-letter city identifier; it is not a feature.",
+     "- `city_code`: identificador de tres letras de la ciudad, que debe quedar fuera de las variables predictoras.",
+     "- `city_code`: identificador de tres letras de la ciudad, que debe entrar en las variables predictoras."),
+])
+def test_words_the_eighth_calibration_set_taught(language, english, correct, broken):
+    assert check_meaning(english, correct, language).passed
+    if broken:
+        assert failed(check_meaning(english, broken, language))
+
+
+def test_kept_apart_renders_a_negation_of_being_together():
+    # "do not charge and discharge in the same interval" as "charging and discharging are mutually exclusive"
+    english = "- Do not charge and discharge in the same interval."
+    assert check_meaning(english, "- 同一时段内充电与放电互斥。", "zh").passed
+    assert failed(check_meaning(english, "- 同一时段内充电与放电。", "zh"))
