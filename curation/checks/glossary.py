@@ -151,7 +151,7 @@ def english_terms(glossary: Glossary) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted((form for form in forms if form), key=lambda form: (-len(form), form)))
 
 
-def english_loans(glossary: Glossary, source: str, names: Iterable[str] = ()) -> frozenset[str]:
+def english_loans(glossary: Glossary, source: str) -> frozenset[str]:
     """The words of every English form of the terms an English text says, lowercase: a translation may keep any of
     them in Latin letters ("std" where the English says "standard deviation")."""
     # read with its acronyms, which prose() takes out as protected: "RMSE" glossed as "(root mean squared error)"

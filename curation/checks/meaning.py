@@ -117,7 +117,7 @@ def _negation(english: Side, translated: Side) -> str | None:
     rendered = t[rel.absent] + t[rel.soft] + instead
     if instead and not t[rel.absent]:  # "images without a label are not used" as "only labelled images are used"
         rendered += e[rel.absent]
-    if instead and not t[rel.strong]:  # "a model that does not beat it will not be accepted" as "accepted only if it beats it"
+    if instead and not t[rel.strong]:  # "one that does not beat it will not be accepted" as "accepted only if it beats it"
         rendered += max(0, e[rel.strong] - 1)
     if e[rel.absent] or e[rel.soft]:  # "not removed", "do not drop" as "kept": the negation and the absence both
         rendered += 2 * max(0, t[rel.kept] - e[rel.kept])

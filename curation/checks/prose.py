@@ -73,8 +73,11 @@ def without_glosses(text: str, english: Collection[str]) -> str:
     """A translation without its English glosses in brackets whose every word is one of `english` (lowercase words of
     the source and of its terms' English forms): a loan term, not a neighbour's spelling. A gloss of another term
     ("полнота (precision)" where the English says recall) stays for the checks to see."""
-    return _GLOSS.sub(lambda gloss: " " if all(word.casefold() in english for word in re.split(r"[\s\-]+", gloss.group(1)))
-                      else gloss.group(0), text)
+    def kept(gloss: re.Match[str]) -> str:
+        said = all(word.casefold() in english for word in re.split(r"[\s\-]+", gloss.group(1)))
+        return " " if said else gloss.group(0)
+
+    return _GLOSS.sub(kept, text)
 
 
 def is_long(sentence: str) -> bool:

@@ -172,8 +172,8 @@ class Senses:
                         spans.setdefault(match.span(), []).append((word.spelled, concept))
                         if concept == strong and word.ending:
                             endings.add(match.span())
-        # A negating ending ("тастамаңыз", "bırakmayın": a negation's regular expression or `*` word) at the end of a
-        # longer phrase ("алып таста*", "dışarıda bırak*": remove) negates the phrase, which would otherwise hide it.
+        # A negating ending ("тастамаңыз", "bırakmayın": a negation's regular expression or `*` word) at the end
+        # of a longer phrase ("алып таста*", "dışarıda bırak*": remove) negates the phrase, which would hide it.
         return _chosen(text, {span: _specific(found) for span, found in spans.items()}, endings)
 
     def count(self, text: str) -> Counter:
@@ -222,13 +222,17 @@ def compile_words(code: str, concepts: dict[str, list[str]], prefix: str = "", e
     patterns = {}
     for concept, words in concepts.items():
         compiled = sorted({(*pattern(word if word.startswith("re:") else lower(word, code), prefix, ending, loan_ending),
-                            word.startswith(("re:", "*"))) for word in words if word.strip()}, key=lambda item: -len(item[0]))
+                            word.startswith(("re:", "*")))  # a negation of this shape may end a longer word
+                           for word in words if word.strip()}, key=lambda item: -len(item[0]))
         if compiled:
-            # each spelled-out part is a token's letters as the regular expression matches them, unchanged
-            # the needle is a run of letters every match holds: not across a hyphen, which a dash may stand for
-            patterns[concept] = tuple(Word(regex, spelled, max(re.split(r"[\s\-]+", spelled), key=len, default=""), suffix)
-                                      for regex, spelled, suffix in compiled)
+            # each spelled-out part is a token's letters as the regular expression matches them, unchanged; the needle
+            # is a run of letters every match holds: not across a hyphen, which a dash may stand for
+            patterns[concept] = tuple(Word(regex, spelled, _needle(spelled), suffix) for regex, spelled, suffix in compiled)
     return Senses(code, patterns, side, **order)
+
+
+def _needle(spelled: str) -> str:
+    return max(re.split(r"[\s\-]+", spelled), key=len, default="")
 
 
 _ROMANIAN = str.maketrans("şţŞŢ", "șțȘȚ")

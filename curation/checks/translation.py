@@ -258,7 +258,7 @@ def _loans(pair: Pair) -> frozenset[str]:
     """The English forms of the glossary terms the pair's English says (none when the glossary does not read: the
     terms check says what is wrong with the file)."""
     try:
-        return english_loans(load_glossary(pair.settings.path("glossary")), pair.source, pair.names)
+        return english_loans(load_glossary(pair.settings.path("glossary")), pair.source)
     except GlossaryError:
         return frozenset()
 
