@@ -38,6 +38,7 @@ NAME = "roles"
 # precision of 0.9", "pas d'une régression"); further off, word order decides which term is nearest.
 TERM_REACH = 1
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
+_GLOSS = re.compile(r"\((?:\s*[^\W\d_][^\W\d_\-]*){1,3}\s*\)")  # one to three words in brackets, nothing else
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,10 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         found += [(find.start, find.end, f"¬{n}") for n, find in
                   enumerate((find for find in own if rel.strong in find.concepts), start=1)]
     # A clause word ends a clause even where it is part of a longer find (Arabic "and" glued to the next word).
-    breaks = sorted({m.start() for m in _BREAK.finditer(reading)}
+    # A short gloss in brackets ("дәлдік (precision) кемінде 0.6") is part of its noun phrase, not a clause of its own.
+    # (read before the identifiers are blanked: brackets around an identifier, "(pass `index=False`)", are a clause)
+    glossed = {pos for gloss in _GLOSS.finditer(lowered) for pos in (gloss.start(), gloss.end() - 1)}
+    breaks = sorted(({m.start() for m in _BREAK.finditer(reading)} - glossed)
                     | {m.start() for word in words.patterns.get(rel.clause, ()) if word.needle in reading
                        for m in word.compiled.finditer(reading)})
     candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]

@@ -285,3 +285,12 @@ def test_a_hyphenated_form_written_with_a_dash_is_the_same_term():
     # the ROC curve there is still another term
     assert not check_terms(GLOSSARY, english, "- Сравнивайте модели по площади под ROC-кривой, а не по доле "
                                               "правильных ответов;", "ru").passed
+
+
+def test_a_term_s_gloss_in_brackets_does_not_cut_it_from_its_number():
+    # "дәлдік (precision) кемінде 0.6 болғандағы толықтық": the number follows precision and its gloss; the brackets
+    # had cut precision off, and 0.6 went with recall after it (calibration sets 6b and 7b)
+    english = "Submissions are scored by recall at a precision of at least 0.6, and higher recall is better."
+    kazakh = ("Сабмиттерді бағалау — дәлдік (precision) кемінде 0.6 болғандағы толықтық (recall); толықтық неғұрлым "
+              "жоғары болса, соғұрлым жақсы.")
+    assert check_terms(GLOSSARY, english, kazakh, "kk").passed
