@@ -64,9 +64,9 @@ def words(text: str) -> list[str]:
     return re.findall(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", text)
 
 
-# An English term in brackets after its rendering, as ML texts write it ("стандартное отклонение (std)", "karekök
-# ortalama kare hata (root mean squared error)"): one to five words of plain Latin letters, alone in the brackets.
-_GLOSS = re.compile(r"\(\s*([A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,4})\s*\)")
+# A term's gloss in brackets after it, as ML texts write it ("стандартное отклонение (std)", "karekök ortalama kare
+# hata (root mean squared error)", "дәлдік (precision)"): one to five words, alone in the brackets.
+GLOSS = re.compile(r"[(（]\s*([^\W\d_][^\W\d_\-]*(?:\s+[^\W\d_][^\W\d_\-]*){0,4})\s*[)）]")
 
 
 def without_glosses(text: str, english: Collection[str]) -> str:
@@ -77,7 +77,7 @@ def without_glosses(text: str, english: Collection[str]) -> str:
         said = all(word.casefold() in english for word in re.split(r"[\s\-]+", gloss.group(1)))
         return " " if said else gloss.group(0)
 
-    return _GLOSS.sub(kept, text)
+    return GLOSS.sub(kept, text)
 
 
 def is_long(sentence: str) -> bool:

@@ -28,7 +28,7 @@ from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
-from curation.checks.prose import quote
+from curation.checks.prose import GLOSS, quote
 from curation.checks.senses import Find, Senses, lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
@@ -38,7 +38,6 @@ NAME = "roles"
 # precision of 0.9", "pas d'une régression"); further off, word order decides which term is nearest.
 TERM_REACH = 1
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
-_GLOSS = re.compile(r"\((?:\s*[^\W\d_][^\W\d_\-]*){1,3}\s*\)")  # one to three words in brackets, nothing else
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     # A clause word ends a clause even where it is part of a longer find (Arabic "and" glued to the next word).
     # A short gloss in brackets ("дәлдік (precision) кемінде 0.6") is part of its noun phrase, not a clause of its own.
     # (read before the identifiers are blanked: brackets around an identifier, "(pass `index=False`)", are a clause)
-    glossed = {pos for gloss in _GLOSS.finditer(lowered) for pos in (gloss.start(), gloss.end() - 1)}
+    glossed = {pos for gloss in GLOSS.finditer(lowered) for pos in (gloss.start(), gloss.end() - 1)}
     breaks = sorted(({m.start() for m in _BREAK.finditer(reading)} - glossed)
                     | {m.start() for word in words.patterns.get(rel.clause, ()) if word.needle in reading
                        for m in word.compiled.finditer(reading)})

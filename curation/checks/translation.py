@@ -73,6 +73,15 @@ class Pair:
         read past, since a translation keeps them as they are."""
         return self.names + proper_names(self.source, self.names)
 
+    @cached_property
+    def loans(self) -> frozenset[str]:
+        """The English forms of the glossary terms the English says, which the script and language checks both let
+        stand ("std"); none when the glossary does not read (the terms check says what is wrong with the file)."""
+        try:
+            return english_loans(load_glossary(self.settings.path("glossary")), self.source)
+        except GlossaryError:
+            return frozenset()
+
 
 # -- length ----------------------------------------------------------------------------------------
 
@@ -254,15 +263,6 @@ def _meaning_check(name: str, check: Callable[[Pair], CheckResult]) -> Check:
     return run
 
 
-def _loans(pair: Pair) -> frozenset[str]:
-    """The English forms of the glossary terms the pair's English says (none when the glossary does not read: the
-    terms check says what is wrong with the file)."""
-    try:
-        return english_loans(load_glossary(pair.settings.path("glossary")), pair.source)
-    except GlossaryError:
-        return frozenset()
-
-
 def _terms(pair: Pair) -> CheckResult:
     try:
         glossary = load_glossary(pair.settings.path("glossary"))
@@ -277,10 +277,10 @@ REGISTRY: dict[str, Check] = {
     "placeholders": lambda p: check_placeholders(p.source, p.translation, p.names, p.language),
     "numbers": lambda p: check_numbers(p.source, p.translation, p.names),
     "language": lambda p: check_language(p.translation, p.language, p.settings, p.with_proper_names, source=p.source,
-                                         loans=_loans(p)),
+                                         loans=p.loans),
     "length": lambda p: check_length(p.source, p.translation, p.language, p.settings, p.names),
     "not_copy": lambda p: check_not_copy(p.source, p.translation, p.language, p.settings, p.with_proper_names),
-    "script": lambda p: check_script(p.translation, p.language, p.with_proper_names, source=p.source, loans=_loans(p)),
+    "script": lambda p: check_script(p.translation, p.language, p.with_proper_names, source=p.source, loans=p.loans),
     "adequacy": _adequacy,
     "meaning": _meaning_check("meaning", lambda p: check_meaning(p.source, p.translation, p.language, p.names)),
     "terms": _meaning_check("terms", _terms),
