@@ -7,6 +7,8 @@ sentences the adequacy check aligned (the whole text when there is no alignment)
 
 - place: identifier X is in the translation of the English sentence that holds Y, and Y in the translation of the
   one that holds X (a list item's name swapped with another's);
+- operands: two identifiers the English gives an order with an operator ("`pax` / `seats`", "`present` divided by
+  `enrolled`", "the ratio of `a` to `b`", "`a` minus `b`") named side by side the other way round;
 - partner: within one aligned pair, each identifier or number gets its partner, the nearest word in its clause that
   gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
   of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and
@@ -23,13 +25,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
 from curation.checks.prose import GLOSS, quote
-from curation.checks.senses import Find, Senses, lower, relations, senses
+from curation.checks.senses import Find, Senses, compile_words, language_data, lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -37,6 +40,9 @@ NAME = "roles"
 # A number or a negation goes with a glossary term only this many words away, short words not counted ("a fixed
 # precision of 0.9", "pas d'une régression"); further off, word order decides which term is nearest.
 TERM_REACH = 1
+# An identifier followed by its description: in brackets, after a colon or a dash, or in an English "which" clause
+# ("`leg_id` (key)", "- `dropout`: the target, 1 if …", "`trip_duration`, which is the target"). The bracket or the colon opens no new clause for it: the description gives it its part.
+_TOLD = re.compile(r"\s*([(（:：]|[—–-](?=\s)|,(?=\s*which\b))")
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
 
 
@@ -92,6 +98,13 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     for start, end, value in sorted(found):
         low = max((b for b in breaks if b < start), default=-1)
         high = min((b for b in breaks if b >= end), default=len(reading))
+        told = _TOLD.match(reading, end) if value.startswith("`") else None
+        if told:  # "`leg_id` (the key, …)", "`dropout`: the target": what follows says the identifier's part
+            close = reading.find(")" if told.group(1) == "(" else "）", told.end()) if told.group(1) in "(（" else -1
+            told_high = close if close >= 0 else min((b for b in breaks if b >= told.end()), default=len(reading))
+            # ... unless it names another identifier: "(target column: `n_orders`)" gives the part to that one
+            if not any(end < other < told_high for other, _, named in found if named.startswith("`")):
+                high = told_high
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
                 and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
@@ -225,6 +238,58 @@ def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: st
     return []
 
 
+# English operators that order two identifiers: "`a` / `b`", "`a` divided by `b`", "divide `a` by `b`", "the ratio of
+# `a` to `b`", "`a` minus `b`". On the calibration and validation sets every correct translation names the operands
+# in the English order wherever it names them side by side, in all 12 languages (a fraction is read numerator first:
+# "`a` diviso per `b`", "`a` мәнін `b` мәніне бөліп", "`a` değerinin `b` değerine oranı").
+_NAME = r"(`[^`\n]+`)"
+_OPERATIONS = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    _NAME + r"\s*[/÷]\s*" + _NAME,
+    _NAME + r",?\s+(?:is\s+)?divided\s+by\s+(?:the\s+)?" + _NAME,
+    r"\bdivide\s+(?:the\s+)?" + _NAME + r"\s+by\s+(?:the\s+)?" + _NAME,
+    r"\bratio\s+(?:of\s+)?(?:the\s+)?" + _NAME + r"\s+(?:to|and|over)\s+(?:the\s+)?" + _NAME,
+    _NAME + r"\s+(?:minus|−)\s+" + _NAME))
+# What may stand between two operands side by side: an operator's few words, no clause punctuation but a comma right
+# after the first ("`a`, делённому на `b`"). Further apart, or across a clause, two names are not one operation.
+_SIDE_BY_SIDE = re.compile(r",?[^,.;:!?()（）。；，、\n]{0,25}")
+_LIST_MARKS = " \t,、，"
+
+
+@lru_cache(maxsize=None)
+def _joined(code: str) -> Senses:
+    """The words that join names in a list ([lists] of the language's word file): "`b` and `a`" orders nothing."""
+    return compile_words(code, {"joined": language_data(code).get("lists", {}).get("joined", [])})
+
+
+def _operand_swaps(source: str, translation: str, code: str) -> list[str]:
+    """Two operands the English orders, named side by side in the other order and never in the English one."""
+    joined = _joined(code).patterns.get("joined", ())
+    problems = []
+    for operation in _OPERATIONS:
+        for match in operation.finditer(source):
+            first, second = match.groups()
+            if first == second:
+                continue
+            swapped = None
+            for a in (m.start() for m in re.finditer(re.escape(first), translation)):
+                for b in (m.start() for m in re.finditer(re.escape(second), translation)):
+                    between = translation[a + len(first):b] if a < b else translation[b + len(second):a]
+                    if not _SIDE_BY_SIDE.fullmatch(between):
+                        continue
+                    if a < b:
+                        swapped = False
+                        break
+                    listed = lower(between.strip(_LIST_MARKS), code)
+                    if swapped is None and listed and not any(word.compiled.fullmatch(listed) for word in joined):
+                        swapped = translation[b:a + len(first)]
+                if swapped is False:
+                    break
+            if swapped:
+                problems.append(f"role: {quote(swapped)} names {second} before {first}, where the English has "
+                                f"{quote(match.group(0))}: the two are swapped")
+    return problems
+
+
 def check_roles(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
     """Identifiers in the sentences and the parts the English gives them, not exchanged."""
     code = parse_language(language).code
@@ -235,7 +300,7 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
     english, translated, pairs = _links(source, translation, language, names)
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to compare")
-    problems = _place_swaps(english, translated, pairs, names)
+    problems = _place_swaps(english, translated, pairs, names) + _operand_swaps(source, translation, code)
     role_words = _families()[0]
     for s, t in pairs:
         for family in _families():

@@ -214,6 +214,60 @@ def test_identifiers_that_change_list_items_are_a_swap_but_one_that_moves_is_not
     assert failed(check_roles(source, "Пиксели вне маски помечены 1, пиксели внутри неё — 0.", "ru"))
 
 
+@pytest.mark.parametrize("source, good, swapped, language", [
+    # the second held-out set's and the fourth calibration set's numerator and denominator
+    ("Utilization is `traffic_gbps` divided by `capacity_gbps`; it rarely exceeds 0.9.",
+     "L'utilizzo è `traffic_gbps` diviso per `capacity_gbps`; raramente supera 0.9.",
+     "L'utilizzo è `capacity_gbps` diviso per `traffic_gbps`; raramente supera 0.9.", "it"),
+    ("Columns: `school_id`, `date`, `enrolled` and `present`. `attendance_rate` is `present` divided by `enrolled`.",
+     "Бағандар: `school_id`, `date`, `enrolled` және `present`. `attendance_rate` — `present` мәнін `enrolled` мәніне "
+     "бөлгенге тең.",
+     "Бағандар: `school_id`, `date`, `enrolled` және `present`. `attendance_rate` — `enrolled` мәнін `present` мәніне "
+     "бөлгенге тең.", "kk"),
+    ("The ratio `allowed_usd` / `billed_usd` never exceeds 1.", "`allowed_usd` / `billed_usd` oranı hiçbir zaman 1'i aşmaz.",
+     "`billed_usd` / `allowed_usd` oranı hiçbir zaman 1'i aşmaz.", "tr"),
+    ("Estimate one minus the ratio of `yield_obs` to `yield_ref`.", "Oszacuj jeden minus stosunek `yield_obs` do `yield_ref`.",
+     "Oszacuj jeden minus stosunek `yield_ref` do `yield_obs`.", "pl"),
+])
+def test_operands_the_english_orders_are_caught_the_other_way_round(source, good, swapped, language):
+    # two names in a list ("`enrolled` және `present`") have no order; the operation's have
+    assert check_roles(source, good, language).passed
+    result = check_roles(source, swapped, language)
+    assert failed(result) and "the two are swapped" in result.detail
+
+
+@pytest.mark.parametrize("source, swapped, language", [
+    # "identified by" as the verb: the key's part (the held-out set's wheat yields, the second's retail sales)
+    ("Each field is identified by `field_id`; the target column is `yield_t_ha`.",
+     "Ogni campo è identificato da `yield_t_ha`; la colonna target è `field_id`.", "it"),
+    ("Each row of `test.csv` is identified by `id`; predict `sales` for it.",
+     "Her bir `test.csv` satırı `sales` ile belirlenir; bu satırlar için `id` değerini tahmin edin.", "tr"),
+    ("Each field is identified by `field_id`; the target column is `yield_t_ha`.",
+     "Әр алқап `yield_t_ha` арқылы анықталады; мақсатты баған — `field_id`.", "kk"),
+])
+def test_a_key_said_with_the_verb_identify_keeps_its_part(source, swapped, language):
+    good = swapped.replace("`field_id`", "@").replace("`yield_t_ha`", "`field_id`").replace("@", "`yield_t_ha`")
+    good = good.replace("`sales`", "@").replace("`id`", "`sales`").replace("@", "`id`")
+    assert check_roles(source, good, language).passed
+    assert failed(check_roles(source, swapped, language))
+
+
+def test_a_description_in_brackets_or_after_a_colon_gives_the_identifier_its_part():
+    # the fourth calibration set's flight legs: the key and the target said in brackets after each column
+    source = ("Each row has `leg_id` (key), `tail` (aircraft registration), `distance_km` and `fuel_kg` (the target, "
+              "in kilograms).")
+    good = ("В каждой строке есть `leg_id` (ключ), `tail` (бортовой номер), `distance_km` и `fuel_kg` (целевая "
+            "переменная, в килограммах).")
+    swapped = good.replace("(ключ)", "(целевая переменная)").replace("(целевая переменная, в", "(ключ, в")
+    assert check_roles(source, good, "ru").passed
+    result = check_roles(source, swapped, "ru")
+    assert failed(result) and "gives `fuel_kg` the part of `leg_id`" in result.detail
+    # a description that names another identifier gives the part to that one (calibration set 7c)
+    source = "Train on `history.csv`, whose target column is `n_orders`, and produce forecasts for `merchants_test.csv`."
+    assert check_roles(source, "Entraînez le modèle sur `history.csv` (colonne cible : `n_orders`) et produisez des "
+                               "prévisions pour `merchants_test.csv`.", "fr").passed
+
+
 @pytest.mark.parametrize("text, language, neighbour", [
     ("Используйте только данные, которые предоставлены.", "be", "Russian"),  # two о in a word: Russian spelling
     ("Выкарыстоўвайце тільки надані дані.", "be", "Belarusian"),  # ті, ді: Ukrainian
