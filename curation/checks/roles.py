@@ -177,13 +177,17 @@ def _place_swaps(english: list[Unit], translated: list[Unit], pairs, names: tupl
     return problems
 
 
-def _partner_swaps(e_anchors: list[Anchor], t_anchors: list[Anchor], where: Unit) -> list[str]:
+def _partner_swaps(e_anchors: list[Anchor], t_anchors: list[Anchor], where: Unit,
+                   lines: Sequence[Unit] = ()) -> list[str]:
+    """X having Y's English part and Y having X's; named at `where`, or at the one of `lines` (the whole text's)
+    that holds X."""
     e, t = _roles(e_anchors), _roles(t_anchors)
     shared = sorted(set(e) & set(t))
     for i, x in enumerate(shared):
         for y in shared[i + 1:]:
             if (e[x] & t[y] and e[y] & t[x] and not e[x] & t[x] and not e[y] & t[y]
                     and not e[x] & e[y]):
+                where = next((unit for unit in lines if x in unit.text), where)
                 return [f"role: line {where.line} {quote(where.text)} gives {x} the part of {y} "
                         f"({_word(t_anchors, x)!r}) and {y} the part of {x} ({_word(t_anchors, y)!r}); the English "
                         f"has {x} with {_word(e_anchors, x)!r} and {y} with {_word(e_anchors, y)!r}"]
@@ -307,10 +311,18 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
             e_anchors = [a for i in s for a in anchors(english[i].text, english_words, names, family)]
             t_anchors = [a for i in t for a in anchors(translated[i].text, translated_words, names, family)]
             e_anchors = [a for a in e_anchors if not a.value.startswith("¬")]
-            swaps = _partner_swaps(e_anchors, t_anchors, translated[t[0]])
+            swaps = _partner_swaps(e_anchors, t_anchors, translated[t[0]], [translated[i] for i in t])
             if not swaps and family == role_words:
                 swaps = _partner_moves(e_anchors, t_anchors, " ".join(english[i].text for i in s), translated[t[0]])
             problems += swaps
+    if not problems and len(pairs) > 1:
+        # across sentences too: list items that exchange their descriptions ("- `enrollment_id`: the target" and
+        # "- `dropout`: the key"), each item a sentence of its own; identifiers only, a number's part is its sentence's
+        role_family = _families()[0]
+        e_all = [a for u in english for a in anchors(u.text, english_words, names, role_family)]
+        t_all = [a for u in translated for a in anchors(u.text, translated_words, names, role_family)]
+        problems += _partner_swaps([a for a in e_all if a.value.startswith("`")],
+                                   [a for a in t_all if a.value.startswith("`")], translated[0], translated)
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
     return CheckResult(name=NAME, passed=True, detail="identifiers in their sentences and parts")

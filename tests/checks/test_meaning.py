@@ -268,6 +268,22 @@ def test_a_description_in_brackets_or_after_a_colon_gives_the_identifier_its_par
                                "prévisions pour `merchants_test.csv`.", "fr").passed
 
 
+def test_list_items_that_exchange_their_parts_are_a_swap_across_sentences():
+    # each item is a sentence of its own, aligned with its English one: the parts are compared over the whole text
+    source = ("`visits.csv` has one row per visit. Its columns:\n- `visit_id`: the key of the table;\n"
+              "- `clinic_id`: the clinic;\n- `no_show`: the target, 1 if the patient did not come, else 0.")
+    good = ("`visits.csv` змяшчае адзін радок на кожны візіт. Яго слупкі:\n- `visit_id`: ключ табліцы;\n"
+            "- `clinic_id`: клініка;\n- `no_show`: мэтавая зменная, 1, калі пацыент не прыйшоў, інакш 0.")
+    swapped = good.replace("ключ табліцы", "мэтавая зменная").replace("мэтавая зменная, 1", "ключ табліцы, 1")
+
+    def roles(translation):
+        return next(r for r in check_translation(source, translation, "be", Settings()) if r.name == "roles")
+
+    assert roles(good).passed
+    result = roles(swapped)
+    assert failed(result) and "gives `no_show` the part of `visit_id`" in result.detail, result.detail
+
+
 @pytest.mark.parametrize("text, language, neighbour", [
     ("Используйте только данные, которые предоставлены.", "be", "Russian"),  # two о in a word: Russian spelling
     ("Выкарыстоўвайце тільки надані дані.", "be", "Belarusian"),  # ті, ді: Ukrainian
