@@ -284,6 +284,26 @@ def test_list_items_that_exchange_their_parts_are_a_swap_across_sentences():
     assert failed(result) and "gives `no_show` the part of `visit_id`" in result.detail, result.detail
 
 
+@pytest.mark.parametrize("language, correct, broken", [
+    # the held-out set's taxi trips: the prohibition lost, the second clause's negation kept
+    ("ru", "Не используйте время высадки: в момент прогноза оно неизвестно и не может служить признаком.",
+     "Используйте время высадки: в момент прогноза оно неизвестно и не может служить признаком."),
+    ("zh", "请勿使用下车时间：它在预测时是未知的，不能作为特征。", "请使用下车时间：它在预测时是未知的，不能作为特征。"),
+])
+def test_a_prohibition_lost_in_one_clause_of_a_sentence_that_still_negates_is_caught(language, correct, broken):
+    english = "Do not use the drop-off time: it is not known at prediction time and cannot be a feature."
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert failed(result) and "has no negation" in result.detail
+
+
+def test_a_description_recast_without_its_negation_in_one_clause_passes():
+    # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
+    english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
+    assert check_meaning(english, "Коэффициент загрузки может превышать 100: так бывает при овербукинге, поэтому не "
+                                  "обрезайте его.", "ru").passed
+
+
 @pytest.mark.parametrize("text, language, neighbour", [
     ("Используйте только данные, которые предоставлены.", "be", "Russian"),  # two о in a word: Russian spelling
     ("Выкарыстоўвайце тільки надані дані.", "be", "Belarusian"),  # ті, ді: Ukrainian
@@ -496,6 +516,14 @@ def test_a_negated_side_said_as_only_the_other_side_passes_and_a_flip_that_keeps
     # Romanian shortens "nu" before a vowel: "n-au fost eliminate"
     ("ro", "Aftershocks were not removed from the catalogue.",
      "Replicile n-au fost eliminate din catalog.", "Replicile au fost eliminate din catalog."),
+
+    # Turkish's formal present negates inside the word: "bilinmemektedir" (the held-out set's taxi trips)
+    ("tr", "The drop-off time is not known at prediction time.",
+     "İniş zamanı tahmin anında bilinmemektedir.", "İniş zamanı tahmin anında bilinmektedir."),
+    # the English "alone" is an "only": the translation's "seule" renders it, not the lost "do not"
+    ("fr", "Do not query DNS servers and decide from the character string alone.",
+     "N'interrogez pas les serveurs DNS et décidez d'après la seule chaîne de caractères.",
+     "Interrogez les serveurs DNS et décidez d'après la seule chaîne de caractères."),
 ])
 def test_a_negation_written_as_part_of_a_word_counts(language, english, correct, broken):
     assert check_meaning(english, correct, language).passed
