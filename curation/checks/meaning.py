@@ -225,6 +225,7 @@ def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: S
 # Where a sentence's clauses stand apart: a colon or a semicolon ("Do not use the drop-off time: it is not known at
 # prediction time"). Translators keep them, in order, far more often than they keep a sentence's commas.
 _CLAUSE_MARK = re.compile(r"\s*[:;：；]\s+|\s*[：；]")
+_AFTER_COMMA = re.compile(r"[,，،]\s*$")
 # The English clauses whose lost negation is compared clause by clause: prohibitions. A description's negation ("they
 # are not rare", "the load factor is not capped") is as often recast without one ("frequent", "may exceed 100"): with
 # every clause compared, 5 more calibration false alarms (sets 4b-4d, negations said in every way a language allows)
@@ -232,21 +233,35 @@ _CLAUSE_MARK = re.compile(r"\s*[:;：；]\s+|\s*[：；]")
 _PROHIBITION = re.compile(r"\b(?:do not|don't|never|must not|mustn't|should not|may not)\b", re.IGNORECASE)
 
 
-def _clauses(side: Side, words: Senses, names: tuple[str, ...]) -> list[Side]:
-    """A one-sentence side's clauses, each a side of its own (just the side when it has no clause marks)."""
+def _clauses(side: Side, words: Senses, names: tuple[str, ...], fine: bool) -> list[Side]:
+    """A one-sentence side's clauses, each a side of its own (just the side when it has no clause marks): its parts
+    between colons and semicolons, and with `fine` also before a clause word after a comma (", and do not …")."""
     if len(side.units) != 1:
         return [side]
     unit = side.units[0]
-    parts = [part for part in _CLAUSE_MARK.split(unit.text) if part.strip()]
+    text = unit.text
+    lowered = lower(text, words.code)
+    cuts = sorted({match.start() for word in words.patterns.get(relations().clause, ()) if fine and word.needle in lowered
+                   for match in word.compiled.finditer(lowered) if _AFTER_COMMA.search(lowered, 0, match.start())}
+                  | {match.start() for match in _CLAUSE_MARK.finditer(text)})
+    parts = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    parts = [part.strip(" :;：；") for part in parts if part.strip(" :;：；,，")]
     return [_side([replace(unit, text=part)], words, names) for part in parts] if len(parts) > 1 else [side]
 
 
 def _clause_negation(english: Side, translated: Side, names: tuple[str, ...]) -> str | None:
     """A negation lost in one clause of a sentence that keeps its clauses: "Do not use it: it is not known" as "Use it:
     it is not known". The sentence as a whole still negates, so the test per sentence cannot see it."""
-    e_parts = _clauses(english, senses("en"), names)
-    t_parts = _clauses(translated, senses(translated.code), names)
-    if len(e_parts) == 1 or len(e_parts) != len(t_parts) or translated.negations() >= english.negations():
+    if translated.negations() >= english.negations():
+        return None
+    # at colons and semicolons first; then at a comma's "and" too, which languages keep less often
+    return next((problem for fine in (False, True) if (problem := _clause_lost(english, translated, names, fine))), None)
+
+
+def _clause_lost(english: Side, translated: Side, names: tuple[str, ...], fine: bool) -> str | None:
+    e_parts = _clauses(english, senses("en"), names, fine)
+    t_parts = _clauses(translated, senses(translated.code), names, fine)
+    if len(e_parts) == 1 or len(e_parts) != len(t_parts):
         return None
     pairs = list(zip(e_parts, t_parts))
     for i, (e, t) in enumerate(pairs):

@@ -297,6 +297,19 @@ def test_a_prohibition_lost_in_one_clause_of_a_sentence_that_still_negates_is_ca
     assert failed(result) and "has no negation" in result.detail
 
 
+@pytest.mark.parametrize("language, correct, broken", [
+    # the held-out set's chest X-rays: the second prohibition of two, joined by a comma's "and"
+    ("fr", "Ne réduisez pas les images de test en dessous de 256 pixels de côté, et ne les utilisez pas pour le "
+           "pseudo-étiquetage.",
+     "Ne réduisez pas les images de test en dessous de 256 pixels de côté, et utilisez-les pour le pseudo-étiquetage."),
+    ("zh", "不要把测试图像缩小到每边 256 像素以下，并且不要将其用于伪标签。", "不要把测试图像缩小到每边 256 像素以下，并将其用于伪标签。"),
+])
+def test_a_prohibition_lost_after_a_comma_and_is_caught(language, correct, broken):
+    english = "Do not downscale the test images below 256 pixels per side, and do not use them for pseudo-labelling."
+    assert check_meaning(english, correct, language).passed
+    assert failed(check_meaning(english, broken, language))
+
+
 def test_a_description_recast_without_its_negation_in_one_clause_passes():
     # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
     english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
