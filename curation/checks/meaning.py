@@ -176,10 +176,13 @@ def _instead(english: Side, translated: Side) -> int:
 def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) -> list[str]:
     e, t = english.counts, translated.counts
     problems = []
-    for kind, one, other in relations().axes.values():
+    for name, (kind, one, other) in relations().axes.items():
         for was, became in ((one, other), (other, one)):
+            # in the whole text too, unless the pair's only word of the pair is one side in the English and the other
+            # in the translation ("a higher score is better" as "plus elle est faible, mieux c'est")
+            clean = name != "time" and e[was] == 1 and not e[became] and t[became] == 1 and not t[was]
             if (t[became] > e[became] and t[was] < e[was]
-                    and whole_t[became] > whole_e[became] and whole_t[was] < whole_e[was]):
+                    and (clean or (whole_t[became] > whole_e[became] and whole_t[was] < whole_e[was]))):
                 problems.append(f"{kind}: {translated.where(False, became)} says {_said(translated, became)} ({became}) "
                                 f"where {english.where(True, was)} says {_said(english, was)} ({was})")
     return problems

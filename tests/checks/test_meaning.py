@@ -310,6 +310,22 @@ def test_a_prohibition_lost_after_a_comma_and_is_caught(language, correct, broke
     assert failed(check_meaning(english, broken, language))
 
 
+def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
+    # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
+    # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
+    english = ("Submissions are scored by classification accuracy, so a higher score is better. Do not downscale the "
+               "test images below 256 pixels per side.")
+    correct = ("La métrique est l'accuracy de classification : plus elle est élevée, mieux c'est. Gardez au moins 256 "
+               "pixels de côté pour les images de test.")
+
+    def meaning(translation):  # on the sentences adequacy aligns, as in a run
+        return next(r for r in check_translation(english, translation, "fr", Settings()) if r.name == "meaning")
+
+    assert meaning(correct).passed
+    result = meaning(correct.replace("élevée", "faible"))
+    assert failed(result) and "direction" in result.detail, result.detail
+
+
 def test_a_description_recast_without_its_negation_in_one_clause_passes():
     # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
     english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
