@@ -2,7 +2,9 @@
 names) comes back in the translation as often as it was there, and no placeholder of the masking is left over.
 
 An amount may be spaced or placed as the target's typography does ("0.5 %", "%50"), a percentage may be said in the
-language's words ("yüzde 20"), and an English plural name may come back singular ("GeoTIFF" for "GeoTIFFs").
+language's words ("yüzde 20"), a unit symbol in the target's letters ("32 кГц") or as a word that begins as the symbol
+does ("10 Mo"), but not as another Latin symbol ("32 MHz" for "32 kHz"), and an English plural name may come back
+singular ("GeoTIFF" for "GeoTIFFs").
 """
 
 from __future__ import annotations
@@ -61,6 +63,16 @@ def _percent_in_words(text: str, number: str, language: str) -> int:
     return total
 
 
+def _same_unit(written: str, unit: str) -> bool:
+    """Whether a unit written after the number may be the English one: in the target's own letters ("кГц"), any unit
+    (the number must still be the English one); in Latin letters, the symbol itself or a word that begins as it does
+    ("Mo" for "MB", "millisecondes" for "ms", "pixels" for "px"). A Latin unit that begins otherwise is another unit,
+    another prefix: "32 MHz" for "32 kHz", "10 cm" for "10 mm", "200 s" for "200 ms"."""
+    if not re.fullmatch(r"[A-Za-zµμ]+", written):
+        return True
+    return written[0].casefold().replace("μ", "µ") == unit.strip()[0].casefold().replace("μ", "µ")
+
+
 def _count(text: str, value: str, language: str = "") -> int:
     # Boundaries only against Latin letters and digits: "`Age`" right after Arabic "و" or a CJK character is
     # still one occurrence, "Age" inside "Agent" is none.
@@ -70,7 +82,8 @@ def _count(text: str, value: str, language: str = "") -> int:
         # come back as it is, followed by a unit. A number glued to a Latin letter before it is part of a name ("F1
         # and macro F1" is no "1 kHz"); after a CJK character it is still a number ("频率为1 kHz").
         number = re.escape(amount["number"])
-        return len(re.findall(rf"(?<![\d.,A-Za-z_]){number}[ \u00a0\u202f]?(?=[^\W\d_])", text))
+        return sum(1 for found in re.finditer(rf"(?<![\d.,A-Za-z_]){number}[ \u00a0\u202f]?(?P<unit>[^\W\d_]+)", text)
+                   if _same_unit(found["unit"], amount["unit"]))
     total = 0
     for form in _spellings(value):
         before = (r"(?<![A-Za-z0-9_.,])" if form[0].isdigit() else r"(?<![A-Za-z0-9_])" if re.match(r"[A-Za-z_]", form)

@@ -411,6 +411,9 @@ def test_fresh_translations_of_the_default_domains_pass(english, language, text)
     ("About 7.3% of the stays are positive.", "Konaklamaların yaklaşık %7.3'ü pozitiftir.", "tr"),
     ("About 7.3% of the stays are positive.", "حوالي 7.3٪ من الإقامات إيجابية.", "ar"),
     ("Values range from 0 to 100.", "Значения лежат в диапазоне 0-100.", "ru"),
+    # a unit symbol written as a word of the language that begins as it does
+    ("Each file is at most 10 MB.", "Chaque fichier fait au plus 10 Mo.", "fr"),
+    ("Frames arrive every 200 ms.", "Les images arrivent toutes les 200 millisecondes.", "fr"),
 ])
 def test_numbers_keep_their_digits_however_the_language_spaces_units(source, text, language):
     assert not {"placeholders", "numbers"} & failed(source, text, language).keys()
@@ -420,6 +423,10 @@ def test_numbers_keep_their_digits_however_the_language_spaces_units(source, tex
     ("Clips are sampled at 32 kHz.", "Записи оцифрованы с частотой 32,5 кГц.", "ru"),
     ("About 7.3% of the stays are positive.", "Около 7,3 % пребываний положительны.", "ru"),
     ("Values range from 0 to 100.", "Значения лежат в диапазоне 0-10.", "ru"),
+    # the digits kept, the unit's prefix changed (the second held-out set's sensors)
+    ("Vibration is sampled at 100 Hz.", "Drgania są próbkowane z częstotliwością 100 kHz.", "pl"),
+    ("Rainfall is rounded to 10 mm.", "Precipitațiile sunt rotunjite la 10 cm.", "ro"),
+    ("Clips are sampled at 32 kHz.", "تم أخذ عينات المقاطع بتردد 32 MHz.", "ar"),
 ])
 def test_a_changed_digit_next_to_a_unit_is_still_caught(source, text, language):
     assert {"placeholders", "numbers"} & failed(source, text, language).keys()
