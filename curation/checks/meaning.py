@@ -204,6 +204,11 @@ def _units(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) 
     for members in relations().units.values():
         more = [unit for unit in members if t[unit] > e[unit] and whole_t[unit] > whole_e[unit]]
         fewer = [unit for unit in members if t[unit] < e[unit] and whole_t[unit] < whole_e[unit]]
+        said_e, said_t = [unit for unit in members if e[unit]], [unit for unit in members if t[unit]]
+        if len(said_e) == 1 and len(said_t) == 1 and said_e != said_t:
+            # the pair's one unit of the kind is another in the translation ("within the next 7 days" as "7 週間以内"),
+            # whatever the whole text says (a unit said elsewhere in other words evens it out)
+            more, fewer = said_t, said_e
         if more and fewer:
             problems.append(f"unit: {translated.where(False, *more)} says {_said(translated, *more)} ({', '.join(more)}) "
                             f"where {english.where(True, *fewer)} says {_said(english, *fewer)} ({', '.join(fewer)})")

@@ -326,6 +326,35 @@ def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_
     assert failed(result) and "direction" in result.detail, result.detail
 
 
+@pytest.mark.parametrize("broken", [
+    # the second held-out set's athletes: "7 days" as "7 weeks", the whole text saying "week" as often as the English
+    # ("weekly" is "週平均", which no unit word counts)
+    "今後 7 週間以内に負傷のおそれがあるアスリートにフラグを立ててください。慢性負荷は直近 28 日間の週平均負荷です。",
+])
+def test_a_sentence_whose_one_unit_is_another_is_caught_whatever_the_whole_text_says(broken):
+    english = ("Flag athletes at risk of an injury within the next 7 days. The chronic load is the mean weekly load over "
+               "the last 28 days.")
+    correct = "今後 7 日以内に負傷のおそれがあるアスリートにフラグを立ててください。慢性負荷は直近 28 日間の週平均負荷です。"
+
+    def meaning(translation):
+        return next(r for r in check_translation(english, translation, "ja", Settings()) if r.name == "meaning")
+
+    assert meaning(correct).passed
+    result = meaning(broken)
+    assert failed(result) and "unit" in result.detail, result.detail
+
+
+@pytest.mark.parametrize("language, text, unit", [
+    ("en", "each 10-second window", "second"),  # a compound; "the second file" is no unit
+    ("kk", "жолдардың шамамен 2 промиллесі", "permille"),
+    ("ru", "около 2 ‰ строк", "permille"),
+    ("ja", "毎分10回記録されています", "minute"),
+])
+def test_unit_words_in_their_forms(language, text, unit):
+    assert senses(language).count(lower(text, language))[unit] == 1
+    assert not senses("en").count("the second file")["second"]
+
+
 def test_a_description_recast_without_its_negation_in_one_clause_passes():
     # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
     english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
