@@ -28,10 +28,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
-from curation.checks.prose import prose, quote
+from curation.checks.masking import PLACEHOLDER, mask_identifiers
+from curation.checks.prose import quote
 from curation.checks.privative import said_with_prefix
 from curation.checks.senses import Find, Senses, language_data, lower, relations, senses
 from curation.languages import parse_language
@@ -73,11 +75,28 @@ class Side:
         return f"{'English ' if english else ''}line {unit.line} {quote(unit.text, 80)}"
 
 
+# A protected amount ("32 kHz", "2‰"): its unit is read as a word, so that "32 kHz" rendered "32 ميغاهرتز" or "2
+# percent" rendered "2‰" is a changed unit (the number is the placeholders check's).
+_AMOUNT_UNIT = re.compile(r"[$€£]?\d[\d,.]*[ \u00a0\u202f]?([^\W\d_]+|‰)")
+
+
+@lru_cache(maxsize=1024)
+def _reading(text: str, names: tuple[str, ...]) -> str:
+    """The prose the meaning words are found in: protected spans out, but an amount's unit kept."""
+    masked = mask_identifiers(text, names)
+
+    def unit(match: re.Match) -> str:
+        amount = _AMOUNT_UNIT.fullmatch(masked.spans[int(match.group(1)) - 1])
+        return f" {amount.group(1)} " if amount else " "
+
+    return PLACEHOLDER.sub(unit, masked.text)
+
+
 def _side(found: Sequence[Unit], words: Senses, names: tuple[str, ...]) -> Side:
     finds: list[Find] = []
     homes: list[int] = []
     for index, unit in enumerate(found):
-        more = words.finds(lower(prose(unit.text, names), words.code))
+        more = words.finds(lower(_reading(unit.text, names), words.code))
         finds += more
         homes += [index] * len(more)
     return Side(tuple(found), tuple(finds), tuple(homes), words.code)

@@ -355,6 +355,18 @@ def test_unit_words_in_their_forms(language, text, unit):
     assert not senses("en").count("the second file")["second"]
 
 
+@pytest.mark.parametrize("english, language, correct, broken", [
+    # the held-out set's bird calls: the protected "32 kHz" said with the language's own unit word
+    ("The clips are recorded at 32 kHz.", "ar", "سُجّلت المقاطع بتردد 32 كيلوهرتز.", "سُجّلت المقاطع بتردد 32 ميغاهرتز."),
+    # the second calibration set's orders: "2 percent" as "2‰"
+    ("Fewer than 2 percent of the orders are fraudulent.", "zh", "订单中只有不足 2% 属于欺诈。", "订单中只有不足 2‰ 属于欺诈。"),
+])
+def test_the_unit_of_a_protected_amount_counts_as_a_unit_word(english, language, correct, broken):
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert failed(result) and "unit" in result.detail, result.detail
+
+
 def test_a_description_recast_without_its_negation_in_one_clause_passes():
     # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
     english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
