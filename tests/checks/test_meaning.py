@@ -368,6 +368,16 @@ def test_the_unit_of_a_protected_amount_counts_as_a_unit_word(english, language,
     assert failed(result) and "unit" in result.detail, result.detail
 
 
+def test_a_bound_said_after_its_number_is_a_bound():
+    # the second held-out set's aftershocks: "3.0 or higher" is "at least 3.0", beside another bound
+    english = "The target is the number of aftershocks of magnitude 3.0 or higher no more than 50 km from the epicentre."
+    assert check_meaning(english, "Celem jest liczba wstrząsów o magnitudzie co najmniej 3.0 w odległości nie większej "
+                                  "niż 50 km od epicentrum.", "pl").passed
+    correct = "Ținta este numărul de replici cu magnitudinea de 3.0 sau mai mare, la cel mult 50 km de epicentru."
+    assert check_meaning(english, correct, "ro").passed
+    assert failed(check_meaning(english, correct.replace("sau mai mare", "sau mai mică"), "ro"))
+
+
 def test_a_description_recast_without_its_negation_in_one_clause_passes():
     # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
     english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
