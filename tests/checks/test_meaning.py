@@ -378,6 +378,15 @@ def test_a_bound_said_after_its_number_is_a_bound():
     assert failed(check_meaning(english, correct.replace("sau mai mare", "sau mai mică"), "ro"))
 
 
+@pytest.mark.parametrize("language, translation", [
+    # "0 if not" said as "0 on failure" (the second held-out set's match events)
+    ("zh", "`outcome`（成功记 1，失败记 0）"),
+    ("ja", "`outcome`（成功 1、失敗 0）"),
+])
+def test_failure_renders_if_not(language, translation):
+    assert check_meaning("`outcome` (1 if successful, 0 if not)", translation, language).passed
+
+
 def test_a_description_recast_without_its_negation_in_one_clause_passes():
     # "not capped" as "may exceed": a description, not a prohibition (calibration set 4b)
     english = "The load factor is not capped: it can exceed 100 when a flight is overbooked, so do not clip it."
