@@ -422,6 +422,13 @@ def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbou
     assert failed(result), (language, result.detail)
 
 
+def test_an_italian_subjunctive_spelled_as_a_spanish_word_is_italian():
+    # "che una chiamata cada" (that a call drops): "cada" is Spanish "each" too (the second held-out set's calls)
+    results = check_translation("Predict the probability that a voice call drops.",
+                                "Prevedi la probabilità che una chiamata vocale cada.", "it", Settings())
+    assert next(r for r in results if r.name == "language").passed
+
+
 def test_a_short_kazakh_sentence_of_loanwords_is_not_read_as_bulgarian():
     # the held-out set's "`patient_id` is only a key, not a feature": lingua gives "фича емес" to Bulgarian (0.82)
     results = check_translation("`patient_id` is only a key. Not a feature.", "`patient_id` — тек кілт. Фича емес.", "kk",
