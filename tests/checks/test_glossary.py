@@ -224,6 +224,9 @@ def test_a_verb_of_a_term_and_the_inflected_forms_of_a_term_are_that_term(langua
     # "racine d'erreur quadratique moyenne", without the article (meaning_calibration_5c)
     ("fr", "The baseline reaches a root mean squared error of 26 kg.",
      "Le modèle de référence obtient une racine d'erreur quadratique moyenne de 26 kg."),
+    # "of the logarithms" for "logarithmic" (the held-out set's taxi trips)
+    ("pl", "The metric is the root mean squared logarithmic error (RMSLE), so lower is better.",
+     "Metryką jest pierwiastek błędu średniokwadratowego logarytmów (RMSLE), więc im niższa wartość, tym lepiej."),
 ])
 def test_a_rendering_without_an_article_or_with_another_usual_word_is_that_term(language, source, translation):
     assert check_terms(GLOSSARY, source, translation, language).passed
