@@ -120,6 +120,8 @@ def test_the_english_source_echoed_back_is_caught(language):
 def test_one_word_loans_are_not_copies():
     assert failed("finance", "finance", "fr") == {}
     assert failed("marketing", "marketing", "pl") == {}
+    # a word the language writes as English does, in a tag that translates the rest (the second held-out set)
+    assert "not_copy" not in failed("hotel booking cancellation prediction", "previsione delle disdette di hotel", "it")
 
 
 def test_a_phrase_equal_to_the_english_passes_only_where_it_reads_as_the_target():
