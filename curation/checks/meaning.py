@@ -10,12 +10,16 @@ there is no alignment: a tag, adequacy off):
 - negation: the English sentence negates and its translation has no negation, not even an "absent" word
   (without, missing, excluded) or one with a negative sense (otherwise, hidden, avoid); a lost negation in a
   sentence that also says the opposite of the English's comparison is that comparison negated ("no sample before
-  2015" as "every sample in 2015 or later") and passes; a negation the translation adds is not compared;
+  2015" as "every sample in 2015 or later") and passes; a negation the translation adds is not compared; a sentence
+  whose clauses both sides set apart alike (colons, semicolons, a comma's "and") is compared clause by clause for an
+  English prohibition ("Do not use it: it is not known" as "Use it: it is not known");
 - direction and comparison: the translation says one side of an opposite pair (higher/lower, maximize/minimize,
   ascending/descending, at least/at most, before/after, earliest/latest, inside/outside) less often than the English
-  and the other side more often;
+  and the other side more often, in the sentence and in the whole text, or the sentence's one word of the pair is
+  the other side;
 - unit: one unit of a quantity (seconds … years, thousand/million/billion, percent/per mille, currencies) is said
-  more often than in the English and another one less often;
+  more often than in the English and another one less often, or the sentence's one unit of the quantity is another;
+  a protected amount's unit ("32 kHz") counts as its word;
 - condition: the English sentence has a condition or scope (each, only, except, within, if) and its translation
   none of that condition's words.
 
@@ -198,7 +202,9 @@ def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counte
     for name, (kind, one, other) in relations().axes.items():
         for was, became in ((one, other), (other, one)):
             # in the whole text too, unless the pair's only word of the pair is one side in the English and the other
-            # in the translation ("a higher score is better" as "plus elle est faible, mieux c'est")
+            # in the translation ("a higher score is better" as "plus elle est faible, mieux c'est"); not for time,
+            # where one such word is as often recast ("after dividing" as "previously normalised", 3 calibration false
+            # alarms, no held-out catch; 2026-11-28)
             clean = name != "time" and e[was] == 1 and not e[became] and t[became] == 1 and not t[was]
             if (t[became] > e[became] and t[was] < e[was]
                     and (clean or (whole_t[became] > whole_e[became] and whole_t[was] < whole_e[was]))):
@@ -245,8 +251,13 @@ def _elsewhere(everything: list[tuple[Side, Side]], english: Side, translated: S
     """Whether another pair of sentences (or a sentence left unpaired) negates in the translation and has nothing of
     the kind in the English, not even a negative sense: the negation missing here went there. Counts are not compared:
     many languages negate twice where English negates once ("non usare mai", "никогда не используйте")."""
-    return any(t.negations() and not e.negations(soft=True) for e, t in everything
+    return any(_negates_alone(e, t) for e, t in everything
                if not (e.units == english.units and t.units == translated.units))
+
+
+def _negates_alone(english: Side, translated: Side) -> bool:
+    """Whether the translation negates where its English has nothing of the kind, not even a negative sense."""
+    return bool(translated.negations()) and not english.negations(soft=True)
 
 
 # Where a sentence's clauses stand apart: a colon or a semicolon ("Do not use the drop-off time: it is not known at
@@ -295,7 +306,7 @@ def _clause_lost(english: Side, translated: Side, names: tuple[str, ...], fine: 
         problem = _negation(e, t) if _PROHIBITION.search(e.units[0].text) else None
         # clauses put in another order, or the negation said in another clause: one of the others negates where its
         # English does not
-        if problem and not any(t2.negations() and not e2.negations(soft=True) for j, (e2, t2) in enumerate(pairs) if j != i):
+        if problem and not any(_negates_alone(e2, t2) for j, (e2, t2) in enumerate(pairs) if j != i):
             return problem
     return None
 

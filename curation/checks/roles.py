@@ -41,8 +41,10 @@ NAME = "roles"
 # precision of 0.9", "pas d'une régression"); further off, word order decides which term is nearest.
 TERM_REACH = 1
 # An identifier followed by its description: in brackets, after a colon or a dash, or in an English "which" clause
-# ("`leg_id` (key)", "- `dropout`: the target, 1 if …", "`trip_duration`, which is the target"). The bracket or the colon opens no new clause for it: the description gives it its part.
+# ("`leg_id` (key)", "- `dropout`: the target, 1 if …", "`trip_duration`, which is the target"). The bracket or the
+# colon opens no new clause for it: the description gives it its part.
 _TOLD = re.compile(r"\s*([(（:：]|[—–-](?=\s)|,(?=\s*which\b))")
+_CLOSING = {"(": ")", "（": "）"}
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
 
 
@@ -100,7 +102,8 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         high = min((b for b in breaks if b >= end), default=len(reading))
         told = _TOLD.match(reading, end) if value.startswith("`") else None
         if told:  # "`leg_id` (the key, …)", "`dropout`: the target": what follows says the identifier's part
-            close = reading.find(")" if told.group(1) == "(" else "）", told.end()) if told.group(1) in "(（" else -1
+            mark = told.group(1)
+            close = reading.find(_CLOSING[mark], told.end()) if mark in _CLOSING else -1
             told_high = close if close >= 0 else min((b for b in breaks if b >= told.end()), default=len(reading))
             # ... unless it names another identifier: "(target column: `n_orders`)" gives the part to that one
             if not any(end < other < told_high for other, _, named in found if named.startswith("`")):
@@ -265,6 +268,21 @@ def _joined(code: str) -> Senses:
     return compile_words(code, {"joined": language_data(code).get("lists", {}).get("joined", [])})
 
 
+def _places(name: str, text: str) -> list[int]:
+    return [match.start() for match in re.finditer(re.escape(name), text)]
+
+
+def _between(text: str, a: int, first: str, b: int, second: str) -> str:
+    """The text between the two names, whichever comes first."""
+    return text[a + len(first):b] if a < b else text[b + len(second):a]
+
+
+def _listed(between: str, code: str, joined: Sequence) -> bool:
+    """Whether two names stand in a list: nothing but a comma or a list's "and" between them."""
+    words = lower(between.strip(_LIST_MARKS), code)
+    return not words or any(word.compiled.fullmatch(words) for word in joined)
+
+
 def _operand_swaps(source: str, translation: str, code: str) -> list[str]:
     """Two operands the English orders, named side by side in the other order and never in the English one."""
     joined = _joined(code).patterns.get("joined", ())
@@ -274,20 +292,12 @@ def _operand_swaps(source: str, translation: str, code: str) -> list[str]:
             first, second = match.groups()
             if first == second:
                 continue
-            swapped = None
-            for a in (m.start() for m in re.finditer(re.escape(first), translation)):
-                for b in (m.start() for m in re.finditer(re.escape(second), translation)):
-                    between = translation[a + len(first):b] if a < b else translation[b + len(second):a]
-                    if not _SIDE_BY_SIDE.fullmatch(between):
-                        continue
-                    if a < b:
-                        swapped = False
-                        break
-                    listed = lower(between.strip(_LIST_MARKS), code)
-                    if swapped is None and listed and not any(word.compiled.fullmatch(listed) for word in joined):
-                        swapped = translation[b:a + len(first)]
-                if swapped is False:
-                    break
+            side_by_side = [(a < b, a, b) for a in _places(first, translation) for b in _places(second, translation)
+                            if _SIDE_BY_SIDE.fullmatch(_between(translation, a, first, b, second))]
+            if any(in_order for in_order, _, _ in side_by_side):
+                continue
+            swapped = next((translation[b:a + len(first)] for _, a, b in side_by_side
+                            if not _listed(_between(translation, a, first, b, second), code, joined)), None)
             if swapped:
                 problems.append(f"role: {quote(swapped)} names {second} before {first}, where the English has "
                                 f"{quote(match.group(0))}: the two are swapped")
