@@ -361,6 +361,9 @@ def test_unit_words_in_their_forms(language, text, unit):
     ("The clips are recorded at 32 kHz.", "ar", "سُجّلت المقاطع بتردد 32 كيلوهرتز.", "سُجّلت المقاطع بتردد 32 ميغاهرتز."),
     # the second calibration set's orders: "2 percent" as "2‰"
     ("Fewer than 2 percent of the orders are fraudulent.", "zh", "订单中只有不足 2% 属于欺诈。", "订单中只有不足 2‰ 属于欺诈。"),
+    # a unit symbol in the language's letters after the number counts too (the second calibration set's signals)
+    ("Signals are sampled at 64 Hz.", "be", "Сігналы дыскрэтызаваны з частатой 64 Гц.",
+     "Сігналы дыскрэтызаваны з частатой 64 кГц."),
 ])
 def test_the_unit_of_a_protected_amount_counts_as_a_unit_word(english, language, correct, broken):
     assert check_meaning(english, correct, language).passed
