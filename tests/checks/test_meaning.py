@@ -350,6 +350,11 @@ def test_a_sentence_whose_one_unit_is_another_is_caught_whatever_the_whole_text_
     ("ru", "около 2 ‰ строк", "permille"),
     ("ja", "毎分10回記録されています", "minute"),
     ("zh", "一台机器一天的读数", "day"),  # a day counted in a Chinese numeral
+    ("ar", "إحداثيات الملعب بالياردات", "yard"),
+    ("ja", "単位はヤード", "yard"),
+    ("ja", "消費エネルギー（キロカロリー）", "kilocalorie"),
+    ("ru", "в килокалориях", "kilocalorie"),
+    ("ru", "миллиард строк", "billion"),  # a word that holds ярд is no yard
 ])
 def test_unit_words_in_their_forms(language, text, unit):
     assert senses(language).count(lower(text, language))[unit] == 1
