@@ -355,6 +355,7 @@ def test_a_sentence_whose_one_unit_is_another_is_caught_whatever_the_whole_text_
     ("ja", "消費エネルギー（キロカロリー）", "kilocalorie"),
     ("ru", "в килокалориях", "kilocalorie"),
     ("ru", "миллиард строк", "billion"),  # a word that holds ярд is no yard
+    ("zh", "误差以 500 克计", "gram"),  # 克 after a number (克服, overcome, is no gram)
 ])
 def test_unit_words_in_their_forms(language, text, unit):
     assert senses(language).count(lower(text, language))[unit] == 1
