@@ -30,100 +30,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from collections.abc import Iterable
 
-from curation.checks.units import Unit, units
-from curation.checks.alignment import recalled
-from curation.checks.masking import PLACEHOLDER, mask_identifiers
-from curation.checks.prose import quote
 from curation.checks.privative import said_with_prefix
-from curation.checks.senses import Find, Senses, language_data, lower, relations, senses
-from curation.languages import parse_language
+from curation.checks.senses import language_data, relations, senses
+from curation.checks.sides import Side, aligned_sides, clauses
 from curation.records import CheckResult
 
 NAME = "meaning"
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side of an aligned pair of sentences: its units, the concept words found in them and their counts."""
-
-    units: tuple[Unit, ...]
-    finds: tuple[Find, ...]
-    homes: tuple[int, ...]  # the unit each find is in
-    code: str = ""  # the language the side is in
-
-    @property
-    def counts(self) -> Counter:
-        counts: Counter = Counter()
-        for find in self.finds:
-            counts.update(sorted(find.concepts))
-        return counts
-
-    def words(self, *concepts: str) -> list[str]:
-        """The words of the side that say any of these concepts, as written."""
-        return list(dict.fromkeys(find.text for find in self.finds if find.concepts & set(concepts)))
-
-    def negations(self, soft: bool = False) -> int:
-        """The words that negate or say something is absent (with `soft`, also those with a negative sense)."""
-        rel = relations()
-        kinds = {rel.strong, rel.absent} | ({rel.soft} if soft else set())
-        return sum(1 for find in self.finds if find.concepts & kinds)
-
-    def where(self, english: bool = False, *concepts: str) -> str:
-        """The sentence that says the first of these concepts (the side's first sentence when none does)."""
-        home = next((self.homes[i] for i, find in enumerate(self.finds) if find.concepts & set(concepts)), 0)
-        unit = self.units[home]
-        return f"{'English ' if english else ''}line {unit.line} {quote(unit.text, 80)}"
-
-
-# A protected amount ("32 kHz", "2‰"): its unit is read as a word, so that "32 kHz" rendered "32 ميغاهرتز" or "2
-# percent" rendered "2‰" is a changed unit (the number is the placeholders check's).
-_AMOUNT_UNIT = re.compile(r"[$€£]?\d[\d,.]*[ \u00a0\u202f]?([^\W\d_]+|‰)")
-
-
-@lru_cache(maxsize=1024)
-def _reading(text: str, names: tuple[str, ...]) -> str:
-    """The prose the meaning words are found in: protected spans out, but an amount's unit kept."""
-    masked = mask_identifiers(text, names)
-
-    def unit(match: re.Match) -> str:
-        amount = _AMOUNT_UNIT.fullmatch(masked.spans[int(match.group(1)) - 1])
-        return f" {amount.group(1)} " if amount else " "
-
-    return PLACEHOLDER.sub(unit, masked.text)
-
-
-def _side(found: Sequence[Unit], words: Senses, names: tuple[str, ...]) -> Side:
-    finds: list[Find] = []
-    homes: list[int] = []
-    for index, unit in enumerate(found):
-        more = words.finds(lower(_reading(unit.text, names), words.code))
-        finds += more
-        homes += [index] * len(more)
-    return Side(tuple(found), tuple(finds), tuple(homes), words.code)
-
-
-def aligned_sides(source: str, translation: str, language: str, names: Iterable[str] = (), whole: bool = False,
-                  unpaired: bool = False) -> list[tuple[Side, Side]] | None:
-    """(English, translation) sides of every aligned pair of sentences, or of the whole texts when the adequacy check
-    left no alignment (or `whole` is asked for); with `unpaired`, also the sentences left unpaired, each with an empty
-    other side. None when either language has no word file."""
-    code = parse_language(language).code
-    english_words, translated_words = senses("en"), senses(code)
-    if english_words is None or translated_words is None:
-        return None
-    names = tuple(names)
-    english, translated = units(source, names), units(translation, names)
-    links = None if whole else recalled((source, translation, language, names))
-    if links:
-        groups = [([english[i] for i in link.s], [translated[i] for i in link.t]) for link in links
-                  if (link.s and link.t) or unpaired]
-    else:
-        groups = [(english, translated)] if english and translated else []
-    return [(_side(e, english_words, names), _side(t, translated_words, names)) for e, t in groups]
 
 
 def _said(side: Side, *concepts: str) -> str:
@@ -260,31 +174,11 @@ def _negates_alone(english: Side, translated: Side) -> bool:
     return bool(translated.negations()) and not english.negations(soft=True)
 
 
-# Where a sentence's clauses stand apart: a colon or a semicolon ("Do not use the drop-off time: it is not known at
-# prediction time"). Translators keep them, in order, far more often than they keep a sentence's commas.
-_CLAUSE_MARK = re.compile(r"\s*[:;：；]\s+|\s*[：；]")
-_AFTER_COMMA = re.compile(r"[,，،]\s*$")
 # The English clauses whose lost negation is compared clause by clause: prohibitions. A description's negation ("they
 # are not rare", "the load factor is not capped") is as often recast without one ("frequent", "may exceed 100"): with
 # every clause compared, 5 more calibration false alarms (sets 4b-4d, negations said in every way a language allows)
 # and 2 on the third held-out set, for no more catch there (2026-11-28).
 _PROHIBITION = re.compile(r"\b(?:do not|don't|never|must not|mustn't|should not|may not)\b", re.IGNORECASE)
-
-
-def _clauses(side: Side, words: Senses, names: tuple[str, ...], fine: bool) -> list[Side]:
-    """A one-sentence side's clauses, each a side of its own (just the side when it has no clause marks): its parts
-    between colons and semicolons, and with `fine` also before a clause word after a comma (", and do not …")."""
-    if len(side.units) != 1:
-        return [side]
-    unit = side.units[0]
-    text = unit.text
-    lowered = lower(text, words.code)
-    cuts = sorted({match.start() for word in words.patterns.get(relations().clause, ()) if fine and word.needle in lowered
-                   for match in word.compiled.finditer(lowered) if _AFTER_COMMA.search(lowered, 0, match.start())}
-                  | {match.start() for match in _CLAUSE_MARK.finditer(text)})
-    parts = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
-    parts = [part.strip(" :;：；") for part in parts if part.strip(" :;：；,，")]
-    return [_side([replace(unit, text=part)], words, names) for part in parts] if len(parts) > 1 else [side]
 
 
 def _clause_negation(english: Side, translated: Side, names: tuple[str, ...]) -> str | None:
@@ -297,8 +191,8 @@ def _clause_negation(english: Side, translated: Side, names: tuple[str, ...]) ->
 
 
 def _clause_lost(english: Side, translated: Side, names: tuple[str, ...], fine: bool) -> str | None:
-    e_parts = _clauses(english, senses("en"), names, fine)
-    t_parts = _clauses(translated, senses(translated.code), names, fine)
+    e_parts = clauses(english, senses("en"), names, fine)
+    t_parts = clauses(translated, senses(translated.code), names, fine)
     if len(e_parts) == 1 or len(e_parts) != len(t_parts):
         return None
     pairs = list(zip(e_parts, t_parts))

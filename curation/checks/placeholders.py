@@ -21,13 +21,13 @@ from curation.records import CheckResult
 # An amount with a unit ("0.5%", "10 MB") may be written as the target language writes it: a space, a no-break or a
 # narrow no-break space between number and unit ("0.5 %" in French and Russian), the percent sign first ("%0.5" in
 # Turkish), the Arabic or the full-width percent sign. The number's characters stay the same.
-_AMOUNT = re.compile(r"^(?P<number>[$€£]?\d[\d,]*(?:\.\d+)?)\s?(?P<unit>\D+)$")
+AMOUNT = re.compile(r"^(?P<number>[$€£]?\d[\d,]*(?:\.\d+)?)\s?(?P<unit>\D+)$")
 
 
 def _spellings(value: str) -> list[str]:
     """The ways a protected span may be written in a translation: as it is, and an amount with its unit spaced or
     placed as the target's typography does."""
-    amount = _AMOUNT.match(value)
+    amount = AMOUNT.match(value)
     if not amount or amount["number"][0] in "$€£":
         return [value]
     number, unit = amount["number"], amount["unit"]
@@ -76,7 +76,7 @@ def _same_unit(written: str, unit: str) -> bool:
 def _count(text: str, value: str, language: str = "") -> int:
     # Boundaries only against Latin letters and digits: "`Age`" right after Arabic "و" or a CJK character is
     # still one occurrence, "Age" inside "Agent" is none.
-    amount = _AMOUNT.match(value)
+    amount = AMOUNT.match(value)
     if amount and amount["number"][0] not in "$€£" and amount["unit"][0].isalpha():
         # A unit symbol may be written in the target's own letters ("32 кГц", "5 км", "10 千瓦时"): the number must
         # come back as it is, followed by a unit. A number glued to a Latin letter before it is part of a name ("F1

@@ -7,8 +7,8 @@ sentences the adequacy check aligned (the whole text when there is no alignment)
 
 - place: identifier X is in the translation of the English sentence that holds Y, and Y in the translation of the
   one that holds X (a list item's name swapped with another's);
-- operands: two identifiers the English gives an order with an operator ("`pax` / `seats`", "`present` divided by
-  `enrolled`", "the ratio of `a` to `b`", "`a` minus `b`") named side by side the other way round;
+- operands: two identifiers the English gives an order with an operator, named side by side the other way round
+  (curation/checks/operands.py);
 - partner: within one aligned pair, each identifier or number gets its partner, the nearest word in its clause that
   gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
   of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and
@@ -25,14 +25,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from curation.checks.units import Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
 from curation.checks.prose import GLOSS, quote
-from curation.checks.senses import Find, Senses, compile_words, language_data, lower, relations, senses
+from curation.checks.operands import operand_swaps
+from curation.checks.senses import Find, Senses, lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -245,65 +245,6 @@ def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: st
     return []
 
 
-# English operators that order two identifiers: "`a` / `b`", "`a` divided by `b`", "divide `a` by `b`", "the ratio of
-# `a` to `b`", "`a` minus `b`". On the calibration and validation sets every correct translation names the operands
-# in the English order wherever it names them side by side, in all 12 languages (a fraction is read numerator first:
-# "`a` diviso per `b`", "`a` мәнін `b` мәніне бөліп", "`a` değerinin `b` değerine oranı").
-_NAME = r"(`[^`\n]+`)"
-_OPERATIONS = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
-    _NAME + r"\s*[/÷]\s*" + _NAME,
-    _NAME + r",?\s+(?:is\s+)?divided\s+by\s+(?:the\s+)?" + _NAME,
-    r"\bdivide\s+(?:the\s+)?" + _NAME + r"\s+by\s+(?:the\s+)?" + _NAME,
-    r"\bratio\s+(?:of\s+)?(?:the\s+)?" + _NAME + r"\s+(?:to|and|over)\s+(?:the\s+)?" + _NAME,
-    _NAME + r"\s+(?:minus|−)\s+" + _NAME))
-# What may stand between two operands side by side: an operator's few words, no clause punctuation but a comma right
-# after the first ("`a`, делённому на `b`"). Further apart, or across a clause, two names are not one operation.
-_SIDE_BY_SIDE = re.compile(r",?[^,.;:!?()（）。；，、\n]{0,25}")
-_LIST_MARKS = " \t,、，"
-
-
-@lru_cache(maxsize=None)
-def _joined(code: str) -> Senses:
-    """The words that join names in a list ([lists] of the language's word file): "`b` and `a`" orders nothing."""
-    return compile_words(code, {"joined": language_data(code).get("lists", {}).get("joined", [])})
-
-
-def _places(name: str, text: str) -> list[int]:
-    return [match.start() for match in re.finditer(re.escape(name), text)]
-
-
-def _between(text: str, a: int, first: str, b: int, second: str) -> str:
-    """The text between the two names, whichever comes first."""
-    return text[a + len(first):b] if a < b else text[b + len(second):a]
-
-
-def _listed(between: str, code: str, joined: Sequence) -> bool:
-    """Whether two names stand in a list: nothing but a comma or a list's "and" between them."""
-    words = lower(between.strip(_LIST_MARKS), code)
-    return not words or any(word.compiled.fullmatch(words) for word in joined)
-
-
-def _operand_swaps(source: str, translation: str, code: str) -> list[str]:
-    """Two operands the English orders, named side by side in the other order and never in the English one."""
-    joined = _joined(code).patterns.get("joined", ())
-    problems = []
-    for operation in _OPERATIONS:
-        for match in operation.finditer(source):
-            first, second = match.groups()
-            if first == second:
-                continue
-            side_by_side = [(a < b, a, b) for a in _places(first, translation) for b in _places(second, translation)
-                            if _SIDE_BY_SIDE.fullmatch(_between(translation, a, first, b, second))]
-            if any(in_order for in_order, _, _ in side_by_side):
-                continue
-            swapped = next((translation[b:a + len(first)] for _, a, b in side_by_side
-                            if not _listed(_between(translation, a, first, b, second), code, joined)), None)
-            if swapped:
-                problems.append(f"role: {quote(swapped)} names {second} before {first}, where the English has "
-                                f"{quote(match.group(0))}: the two are swapped")
-    return problems
-
-
 def check_roles(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
     """Identifiers in the sentences and the parts the English gives them, not exchanged."""
     code = parse_language(language).code
@@ -314,13 +255,16 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
     english, translated, pairs = _links(source, translation, language, names)
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to compare")
-    problems = _place_swaps(english, translated, pairs, names) + _operand_swaps(source, translation, code)
+    problems = _place_swaps(english, translated, pairs, names) + operand_swaps(source, translation, code)
     role_words = _families()[0]
+    # each sentence's anchors, read once per family: the pairs and the whole text below both use them
+    read = {family: ([anchors(unit.text, english_words, names, family) for unit in english],
+                     [anchors(unit.text, translated_words, names, family) for unit in translated])
+            for family in _families()}
     for s, t in pairs:
-        for family in _families():
-            e_anchors = [a for i in s for a in anchors(english[i].text, english_words, names, family)]
-            t_anchors = [a for i in t for a in anchors(translated[i].text, translated_words, names, family)]
-            e_anchors = [a for a in e_anchors if not a.value.startswith("¬")]
+        for family, (e_read, t_read) in read.items():
+            e_anchors = [a for i in s for a in e_read[i]]
+            t_anchors = [a for i in t for a in t_read[i]]
             swaps = _partner_swaps(e_anchors, t_anchors, translated[t[0]], [translated[i] for i in t])
             if not swaps and family == role_words:
                 swaps = _partner_moves(e_anchors, t_anchors, " ".join(english[i].text for i in s), translated[t[0]])
@@ -328,11 +272,10 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
     if not problems and len(pairs) > 1:
         # across sentences too: list items that exchange their descriptions ("- `enrollment_id`: the target" and
         # "- `dropout`: the key"), each item a sentence of its own; identifiers only, a number's part is its sentence's
-        role_family = _families()[0]
-        e_all = [a for u in english for a in anchors(u.text, english_words, names, role_family)]
-        t_all = [a for u in translated for a in anchors(u.text, translated_words, names, role_family)]
-        problems += _partner_swaps([a for a in e_all if a.value.startswith("`")],
-                                   [a for a in t_all if a.value.startswith("`")], translated[0], translated)
+        e_read, t_read = read[role_words]
+        problems += _partner_swaps([a for found in e_read for a in found if a.value.startswith("`")],
+                                   [a for found in t_read for a in found if a.value.startswith("`")], translated[0],
+                                   translated)
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(problems))
     return CheckResult(name=NAME, passed=True, detail="identifiers in their sentences and parts")

@@ -23,6 +23,11 @@ def failed(result) -> bool:
     return not result.passed
 
 
+def checked(name: str, english: str, translation: str, language: str):
+    """One check's result on a translation as a run checks it: on the sentences adequacy aligned."""
+    return next(r for r in check_translation(english, translation, language, Settings()) if r.name == name)
+
+
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
     known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.range, "ignore", rel.clause, "if", "each", "except", "within",
@@ -275,12 +280,8 @@ def test_list_items_that_exchange_their_parts_are_a_swap_across_sentences():
     good = ("`visits.csv` змяшчае адзін радок на кожны візіт. Яго слупкі:\n- `visit_id`: ключ табліцы;\n"
             "- `clinic_id`: клініка;\n- `no_show`: мэтавая зменная, 1, калі пацыент не прыйшоў, інакш 0.")
     swapped = good.replace("ключ табліцы", "мэтавая зменная").replace("мэтавая зменная, 1", "ключ табліцы, 1")
-
-    def roles(translation):
-        return next(r for r in check_translation(source, translation, "be", Settings()) if r.name == "roles")
-
-    assert roles(good).passed
-    result = roles(swapped)
+    assert checked("roles", source, good, "be").passed
+    result = checked("roles", source, swapped, "be")
     assert failed(result) and "gives `no_show` the part of `visit_id`" in result.detail, result.detail
 
 
@@ -317,12 +318,8 @@ def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_
                "test images below 256 pixels per side.")
     correct = ("La métrique est l'accuracy de classification : plus elle est élevée, mieux c'est. Gardez au moins 256 "
                "pixels de côté pour les images de test.")
-
-    def meaning(translation):  # on the sentences adequacy aligns, as in a run
-        return next(r for r in check_translation(english, translation, "fr", Settings()) if r.name == "meaning")
-
-    assert meaning(correct).passed
-    result = meaning(correct.replace("élevée", "faible"))
+    assert checked("meaning", english, correct, "fr").passed
+    result = checked("meaning", english, correct.replace("élevée", "faible"), "fr")
     assert failed(result) and "direction" in result.detail, result.detail
 
 
@@ -335,12 +332,8 @@ def test_a_sentence_whose_one_unit_is_another_is_caught_whatever_the_whole_text_
     english = ("Flag athletes at risk of an injury within the next 7 days. The chronic load is the mean weekly load over "
                "the last 28 days.")
     correct = "今後 7 日以内に負傷のおそれがあるアスリートにフラグを立ててください。慢性負荷は直近 28 日間の週平均負荷です。"
-
-    def meaning(translation):
-        return next(r for r in check_translation(english, translation, "ja", Settings()) if r.name == "meaning")
-
-    assert meaning(correct).passed
-    result = meaning(broken)
+    assert checked("meaning", english, correct, "ja").passed
+    result = checked("meaning", english, broken, "ja")
     assert failed(result) and "unit" in result.detail, result.detail
 
 
@@ -433,16 +426,14 @@ def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbou
 
 def test_an_italian_subjunctive_spelled_as_a_spanish_word_is_italian():
     # "che una chiamata cada" (that a call drops): "cada" is Spanish "each" too (the second held-out set's calls)
-    results = check_translation("Predict the probability that a voice call drops.",
-                                "Prevedi la probabilità che una chiamata vocale cada.", "it", Settings())
-    assert next(r for r in results if r.name == "language").passed
+    assert checked("language", "Predict the probability that a voice call drops.",
+                   "Prevedi la probabilità che una chiamata vocale cada.", "it").passed
 
 
 def test_a_short_kazakh_sentence_of_loanwords_is_not_read_as_bulgarian():
     # the held-out set's "`patient_id` is only a key, not a feature": lingua gives "фича емес" to Bulgarian (0.82)
-    results = check_translation("`patient_id` is only a key. Not a feature.", "`patient_id` — тек кілт. Фича емес.", "kk",
-                                Settings())
-    assert next(r for r in results if r.name == "language").passed
+    assert checked("language", "`patient_id` is only a key. Not a feature.", "`patient_id` — тек кілт. Фича емес.",
+                   "kk").passed
 
 
 def test_a_capitalised_word_inside_a_sentence_is_still_read_as_a_name():
