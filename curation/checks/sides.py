@@ -107,6 +107,8 @@ def aligned_sides(source: str, translation: str, language: str, names: Iterable[
 # prediction time"). Translators keep them, in order, far more often than they keep a sentence's commas.
 _CLAUSE_MARK = re.compile(r"\s*[:;：；]\s+|\s*[：；]")
 _AFTER_COMMA = re.compile(r"[,，،]\s*$")
+
+
 def clauses(side: Side, words: Senses, names: tuple[str, ...], fine: bool) -> list[Side]:
     """A one-sentence side's clauses, each a side of its own (just the side when it has no clause marks): its parts
     between colons and semicolons, and with `fine` also before a clause word after a comma (", and do not …")."""
