@@ -211,3 +211,21 @@ def test_a_per_unit_said_as_a_distributive_is_no_added_clause(language, translat
     # a clause that says a unit the English sentence does not is still invented
     invented = translation.replace("Stima,", "Stima, ora per ora,").replace("Pronostica,", "Pronostica, hora a hora,")
     assert not check_adequacy(english, invented, language).passed
+
+
+def test_e5_embeds_only_the_translated_sentences_no_structure_or_use_settles_in_their_place(monkeypatch):
+    # e5 costs about a millisecond a token. In this Kazakh data card (as many units as its English, three of fourteen
+    # settled by neither structure nor USE) the units settled in their places take their English ones' vectors, the
+    # two beside the middle included: only the three unsettled ones are embedded.
+    from curation.checks.units import units
+    from tests.checks import natural
+
+    monkeypatch.setattr(adequacy, "vectors", encoders.Vectors())
+    case = natural.load("calibration")[601]
+    assert case.language == "kk" and case.defect is None
+    translated = units(case.translation, case.names)
+    assert len(units(case.source, case.names)) == len(translated) == 14
+
+    assert check_adequacy(case.source, case.translation, "kk", case.names).passed
+    embedded = {text for name, text in adequacy.vectors._cache if name == "e5"}
+    assert embedded & {unit.plain for unit in translated} == {translated[i].plain for i in (2, 6, 11)}
