@@ -6,7 +6,6 @@ never in the English order, were swapped. The roles check (curation/checks/roles
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 
 from curation.checks.prose import quote
@@ -45,15 +44,14 @@ def _between(text: str, a: int, first: str, b: int, second: str) -> str:
     return text[a + len(first):b] if a < b else text[b + len(second):a]
 
 
-def _listed(between: str, code: str, joined: Sequence) -> bool:
-    """Whether two names stand in a list: nothing but a comma or a list's "and" between them."""
+def listed(between: str, code: str) -> bool:
+    """Whether two names or words stand in a list: nothing but a comma or a list's "and" between them."""
     words = lower(between.strip(_LIST_MARKS), code)
-    return not words or any(word.compiled.fullmatch(words) for word in joined)
+    return not words or any(word.compiled.fullmatch(words) for word in _joined(code).patterns.get("joined", ()))
 
 
 def operand_swaps(source: str, translation: str, code: str) -> list[str]:
     """Two operands the English orders, named side by side in the other order and never in the English one."""
-    joined = _joined(code).patterns.get("joined", ())
     problems = []
     for operation in _OPERATIONS:
         for match in operation.finditer(source):
@@ -65,7 +63,7 @@ def operand_swaps(source: str, translation: str, code: str) -> list[str]:
             if any(in_order for in_order, _, _ in side_by_side):
                 continue
             swapped = next((translation[b:a + len(first)] for _, a, b in side_by_side
-                            if not _listed(_between(translation, a, first, b, second), code, joined)), None)
+                            if not listed(_between(translation, a, first, b, second), code)), None)
             if swapped:
                 problems.append(f"role: {quote(swapped)} names {second} before {first}, where the English has "
                                 f"{quote(match.group(0))}: the two are swapped")

@@ -31,7 +31,7 @@ from curation.checks.alignment import recalled
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
 from curation.checks.prose import GLOSS, quote
-from curation.checks.operands import operand_swaps
+from curation.checks.operands import listed, operand_swaps
 from curation.checks.senses import Find, Senses, lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
@@ -45,6 +45,7 @@ TERM_REACH = 1
 # colon opens no new clause for it: the description gives it its part.
 _TOLD = re.compile(r"\s*([(（:：]|[—–-](?=\s)|,(?=\s*which\b))")
 _CLOSING = {"(": ")", "（": "）"}
+_SPACED_DASH = re.compile(r"(?<=\s)[—–](?=\s)")
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
 
 
@@ -92,6 +93,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
     breaks = sorted(({m.start() for m in _BREAK.finditer(reading)} - glossed)
                     | {m.start() for word in words.patterns.get(rel.clause, ()) if word.needle in reading
                        for m in word.compiled.finditer(reading)})
+    breaks = sorted(set(breaks) | set(_dashes_after_colon(reading, found, breaks)))
     candidates = marks(reading) if marks else [find for find in own if find.concepts & partners]
     def limit(value: str) -> int:
         return negation_reach if value.startswith("¬") and negation_reach is not None else reach or 0
@@ -130,6 +132,12 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         best = min(near, key=lambda find: (find.end <= start and start - find.end or find.start - end,
                                            (find.end > start) == (words.side == "before")))
         concepts = best.concepts & partners if not marks else best.concepts
+        if reach is not None:  # "precision and recall at 0.5", "0.5 шегіндегі дәлдік пен толықтық": the whole list's
+            # (two terms side by side with nothing between are one phrase: "толықтықтағы дәлдік", precision at a recall)
+            between = {find: reading[min(find.end, best.end):max(find.start, best.start)] for find in candidates
+                       if find.end <= best.start or find.start >= best.end}
+            concepts |= {c for find, text in between.items() if text.strip() and listed(text, words.code)
+                         for c in find.concepts}
         if reach is None:
             # a word as near on the other side says the part too: "no earlier than 7 days before" gives 7 both
             # sides of `time`, and a translation that keeps only "7 days before" changed nothing
@@ -138,6 +146,22 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
                          for c in (find.concepts & partners if not marks else find.concepts)}
         result.append(Anchor(value, frozenset(concepts), best.text))
     return result
+
+
+def _dashes_after_colon(reading: str, found: list[tuple[int, int, str]], breaks: list[int]) -> list[int]:
+    """Dashes that set an identifier's description after its colon apart from another identifier: in "`label`: the
+    target class — `benign` or an attack" the description is `label`'s, and the dash opens the values."""
+    dashes = []
+    for _, end, value in found:
+        told = _TOLD.match(reading, end) if value.startswith("`") else None
+        if not told or told.group(1) not in ":：":
+            continue
+        told_high = min((b for b in breaks if b >= told.end()), default=len(reading))
+        for dash in _SPACED_DASH.finditer(reading, told.end(), told_high):
+            if any(dash.end() <= other < told_high for other, _, named in found if named.startswith("`")):
+                dashes.append(dash.start())
+                break
+    return dashes
 
 
 def _gap(between: str) -> int:

@@ -104,6 +104,16 @@ def test_a_negation_or_threshold_near_two_terms_decides_nothing():
     assert check_terms(GLOSSARY, source, "Метрика — precision 0.9 кезіндегі recall.", "kk").passed
 
 
+def test_a_threshold_of_two_listed_terms_goes_with_both():
+    # "Precision and recall at 0.5": Kazakh puts the threshold before the list, beside its first term
+    source = "Precision and recall at a threshold of 0.5 are also reported."
+    assert check_terms(GLOSSARY, source, "Сондай-ақ 0.5 шегіндегі дәлдік пен толықтық жарияланады.", "kk").passed
+    # two terms side by side with no "and" between are one phrase: precision at a fixed recall
+    source = "Models are ranked by their recall at a fixed precision of 0.9."
+    result = check_terms(GLOSSARY, source, "Модельдер 0.9 тіркелген толықтықтағы дәлдік бойынша реттеледі.", "kk")
+    assert not result.passed and "puts 0.9 with 'толықтықтағы' (recall)" in result.detail
+
+
 def test_a_broken_glossary_is_one_line_naming_the_file_and_line(tmp_path):
     path = tmp_path / "glossary.csv"
     path.write_text("term,group,en,ru,source,date\nrecall,metric,recall,полнота,a course\n", encoding="utf-8")

@@ -271,6 +271,10 @@ def test_a_description_in_brackets_or_after_a_colon_gives_the_identifier_its_par
     source = "Train on `history.csv`, whose target column is `n_orders`, and produce forecasts for `merchants_test.csv`."
     assert check_roles(source, "Entraînez le modèle sur `history.csv` (colonne cible : `n_orders`) et produisez des "
                                "prévisions pour `merchants_test.csv`.", "fr").passed
+    # ... but after a dash inside a colon's description, another identifier opens the values (calibration set 5b)
+    source = "- `label`: target class, `benign` or one of 6 attack types"
+    assert check_roles(source, "- `label`: целевой класс — `benign` или один из 6 типов атак", "ru").passed
+    assert failed(check_roles(source, "- `label`: класс атаки — `benign` или целевой из 6 типов атак", "ru"))
 
 
 def test_list_items_that_exchange_their_parts_are_a_swap_across_sentences():
@@ -841,9 +845,25 @@ def test_words_the_seventh_calibration_set_taught(language, english, correct, br
     ("es", "- `city_code`: a three-letter city identifier; it is not a feature.",
      "- `city_code`: identificador de tres letras de la ciudad, que debe quedar fuera de las variables predictoras.",
      "- `city_code`: identificador de tres letras de la ciudad, que debe entrar en las variables predictoras."),
+    # the fifth surface calibration set (correct translations only, 2026-11-28):
+    # "or more than 180" is a second comparison, not "180 or more"
+    ("es", "Orders delivered in less than 5 minutes or more than 180 minutes are removed.",
+     "Los pedidos entregados en menos de 5 minutos o en más de 180 minutos se eliminan.",
+     "Los pedidos entregados en más de 5 minutos o en más de 180 minutos se eliminan."),
+    # "not just" restricts nothing away, as "не только" does not
+    ("ru", "Submit a probability for every class, not just the most likely label.",
+     "Отправляйте вероятность для каждого класса, а не только наиболее вероятную метку.", None),
+    # weekends and holidays are days off, not days as a unit of time
+    ("ru", "Delivery time excluding public holidays and weekends (hours).",
+     "Время доставки без учёта праздничных и выходных дней (часы).",
+     "Время доставки без учёта праздничных и выходных дней (минуты)."),
+    ("be", "Promised delivery time, excluding weekends (hours).",
+     "Абяцаны час дастаўкі без уліку выхадных дзён (гадз).", "Абяцаны час дастаўкі без уліку выхадных дзён (хвіліны)."),
+    ("kk", "Promised delivery time, excluding weekends (hours).",
+     "Демалыс күндерін есепке алмағандағы уәде етілген жеткізу уақыты (сағ).",
+     "Демалыс күндерін есепке алмағандағы уәде етілген жеткізу уақыты (минут)."),
 ])
-def test_words_the_eighth_calibration_set_taught(language, english, correct, broken):
+def test_words_the_eighth_meaning_and_fifth_surface_calibration_sets_taught(language, english, correct, broken):
     assert check_meaning(english, correct, language).passed
     if broken:
         assert failed(check_meaning(english, broken, language))
-
