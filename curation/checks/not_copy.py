@@ -115,7 +115,9 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
         if shared:
             runs[-1].append(word)
         end = match.end()
-    sized = [(run, len(run) - sum(_in_terms(run, terms))) for run in runs if run]  # glossary terms do not count
+    # glossary terms and the language's loans ("baseline", "gradient boosting" in Italian) do not count
+    kept = terms + tuple(tuple(loan.split()) for loan in lexicon(language).loans)
+    sized = [(run, len(run) - sum(_in_terms(run, kept))) for run in runs if run]
     clause = [run for run, size in sized if size >= ENGLISH_RUN or (
         size >= ENGLISH_CLAUSE_RUN and {word.casefold() for word in run} & lexicon("en").function_words)]
     if not clause:
