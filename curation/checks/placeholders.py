@@ -3,8 +3,8 @@ names) comes back in the translation as often as it was there, and no placeholde
 
 An amount may be spaced or placed as the target's typography does ("0.5 %", "%50"), a percentage may be said in the
 language's words ("yüzde 20"), a unit symbol in the target's letters ("32 кГц") or as a word that begins as the symbol
-does ("10 Mo"), but not as another Latin symbol ("32 MHz" for "32 kHz"), and an English plural name may come back
-singular ("GeoTIFF" for "GeoTIFFs").
+does ("10 Mo"), but not as another Latin symbol ("32 MHz" for "32 kHz"), a degree as "℃" or in words ("25 درجة مئوية"),
+and an English plural name may come back singular ("GeoTIFF" for "GeoTIFFs").
 """
 
 from __future__ import annotations
@@ -67,22 +67,36 @@ def _same_unit(written: str, unit: str) -> bool:
     """Whether a unit written after the number may be the English one: in the target's own letters ("кГц"), any unit
     (the number must still be the English one); in Latin letters, the symbol itself or a word that begins as it does
     ("Mo" for "MB", "millisecondes" for "ms", "pixels" for "px"). A Latin unit that begins otherwise is another unit,
-    another prefix: "32 MHz" for "32 kHz", "10 cm" for "10 mm", "200 s" for "200 ms"."""
+    another prefix: "32 MHz" for "32 kHz", "10 cm" for "10 mm", "200 s" for "200 ms". A degree keeps its scale: "℃" and
+    "° C" are "°C", "°F" is not."""
+    written, unit = _DEGREES.get(written, written).replace(" ", ""), unit.strip().replace(" ", "")
+    if written.startswith("°") or unit.startswith("°"):
+        return written.casefold() == unit.casefold() or not re.fullmatch(r"°?[A-Za-z]+", written)
     if not re.fullmatch(r"[A-Za-zµμ]+", written):
         return True
-    return written[0].casefold().replace("μ", "µ") == unit.strip()[0].casefold().replace("μ", "µ")
+    return written[0].casefold().replace("μ", "µ") == unit[0].casefold().replace("μ", "µ")
+
+
+_DEGREES = {"℃": "°C", "℉": "°F"}
+# What may follow an amount's number as its unit: a degree sign with its letter, a degree symbol, or a word.
+_WRITTEN_UNIT = r"(?P<unit>°[ \u00a0]?[A-Za-z]|[℃℉]|[^\W\d_]+)"
+
+
+def _bare(text: str, number: str) -> int:
+    """How often a number stands in a text on its own (not inside a longer number or a name)."""
+    return len(re.findall(rf"(?<![\d.,A-Za-z_]){re.escape(number)}(?!\d|[.,]\d)", text))
 
 
 def _count(text: str, value: str, language: str = "") -> int:
     # Boundaries only against Latin letters and digits: "`Age`" right after Arabic "و" or a CJK character is
     # still one occurrence, "Age" inside "Agent" is none.
     amount = AMOUNT.match(value)
-    if amount and amount["number"][0] not in "$€£" and amount["unit"][0].isalpha():
+    if amount and amount["number"][0] not in "$€£" and (amount["unit"][0].isalpha() or amount["unit"][0] == "°"):
         # A unit symbol may be written in the target's own letters ("32 кГц", "5 км", "10 千瓦时"): the number must
         # come back as it is, followed by a unit. A number glued to a Latin letter before it is part of a name ("F1
         # and macro F1" is no "1 kHz"); after a CJK character it is still a number ("频率为1 kHz").
         number = re.escape(amount["number"])
-        return sum(1 for found in re.finditer(rf"(?<![\d.,A-Za-z_]){number}[ \u00a0\u202f]?(?P<unit>[^\W\d_]+)", text)
+        return sum(1 for found in re.finditer(rf"(?<![\d.,A-Za-z_]){number}[ \u00a0\u202f]?{_WRITTEN_UNIT}", text)
                    if _same_unit(found["unit"], amount["unit"]))
     total = 0
     for form in _spellings(value):
@@ -113,6 +127,11 @@ def check_placeholders(source: str, translation: str, names: Iterable[str] = (),
             singular = plurals[value]
             want += _count(source, singular)
             got += _count(translation, singular)
+        amount = AMOUNT.match(value)
+        if amount and want < got <= _bare(source, amount["number"]):
+            # "0.5 mg/mL … from 0.5 to 300": where the English has the number on its own too, a word of the
+            # target's letters after it ("0.5 至 300") is no second amount
+            continue
         if got != want:
             problems.append(f"{value!r} appears {got} time{'s' * (got != 1)}, the source has {want}")
     if problems:

@@ -846,6 +846,12 @@ def test_words_the_seventh_calibration_set_taught(language, english, correct, br
      "- `city_code`: identificador de tres letras de la ciudad, que debe quedar fuera de las variables predictoras.",
      "- `city_code`: identificador de tres letras de la ciudad, que debe entrar en las variables predictoras."),
     # the fifth surface calibration set (correct translations only, 2026-11-28):
+    # a nanometre is no metre, and "cm" in a Latin unit is a centimetre as in the English
+    ("zh", "Each sample has conductivity (µS/cm) and UV absorbance at 220 nm.",
+     "每个样品提供电导率（µS/cm）以及 220 纳米处的 UV 吸光度。", "每个样品提供电导率（µS/米）以及 220 纳米处的 UV 吸光度。"),
+    ("ja", "Each sample has conductivity (µS/cm) and UV absorbance at 220 nm.",
+     "各試料には電気伝導率（µS/cm）と 220 ナノメートルの UV 吸光度がある。",
+     "各試料には電気伝導率（µS/メートル）と 220 ナノメートルの UV 吸光度がある。"),
     # "or more than 180" is a second comparison, not "180 or more"
     ("es", "Orders delivered in less than 5 minutes or more than 180 minutes are removed.",
      "Los pedidos entregados en menos de 5 minutos o en más de 180 minutos se eliminan.",

@@ -422,6 +422,12 @@ def test_fresh_translations_of_the_default_domains_pass(english, language, text)
     # a unit symbol written as a word of the language that begins as it does
     ("Each file is at most 10 MB.", "Chaque fichier fait au plus 10 Mo.", "fr"),
     ("Frames arrive every 200 ms.", "Les images arrivent toutes les 200 millisecondes.", "fr"),
+    # a degree as the language's scientific writing has it (the fifth surface calibration set's laboratories)
+    ("Samples are dried at 25 °C for 3 h.", "样品在 25 ℃ 下干燥 3 小时。", "zh"),
+    ("Samples are dried at 25 °C for 3 h.", "تُجفَّف العينات عند 25 درجة مئوية لمدة 3 ساعات.", "ar"),
+    ("Samples are dried at 25 °C for 3 h.", "Образцы сушат при 25°C в течение 3 ч.", "ru"),
+    # the English has the number on its own too: a word after it there is no second amount
+    ("Incubate with 0.5 mg/mL protein; the target spans 0.5 to 300.", "以 0.5 mg/mL 蛋白孵育；目标范围为 0.5 至 300。", "zh"),
 ])
 def test_numbers_keep_their_digits_however_the_language_spaces_units(source, text, language):
     assert not {"placeholders", "numbers"} & failed(source, text, language).keys()
@@ -435,6 +441,8 @@ def test_numbers_keep_their_digits_however_the_language_spaces_units(source, tex
     ("Vibration is sampled at 100 Hz.", "Drgania są próbkowane z częstotliwością 100 kHz.", "pl"),
     ("Rainfall is rounded to 10 mm.", "Precipitațiile sunt rotunjite la 10 cm.", "ro"),
     ("Clips are sampled at 32 kHz.", "تم أخذ عينات المقاطع بتردد 32 MHz.", "ar"),
+    ("Samples are dried at 25 °C for 3 h.", "Les échantillons sont séchés à 25 °F pendant 3 h.", "fr"),
+    ("Samples are dried at 25 °C for 3 h.", "样品在 52 ℃ 下干燥 3 小时。", "zh"),
 ])
 def test_a_changed_digit_next_to_a_unit_is_still_caught(source, text, language):
     assert {"placeholders", "numbers"} & failed(source, text, language).keys()
