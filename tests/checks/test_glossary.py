@@ -104,6 +104,20 @@ def test_a_negation_or_threshold_near_two_terms_decides_nothing():
     assert check_terms(GLOSSARY, source, "Метрика — precision 0.9 кезіндегі recall.", "kk").passed
 
 
+@pytest.mark.parametrize("language, source, translation", [
+    # practitioners' jargon for the target (the fifth surface calibration set, calibration_5f)
+    ("ru", "Do not use `rating_live` as a feature: it is measured during the broadcast and leaks the target.",
+     "`rating_live` как фичу не используйте: он замеряется во время эфира, и через него в признаки утекает таргет."),
+    # a Turkish "model" is no "mod" (the mode) with an ending
+    ("tr", "Rankings are evaluated with NDCG@20 per district and then averaged over all districts with equal weights. "
+           "A baseline reaches 0.71 NDCG@20.",
+     "Sıralamalar her ilçe için ayrı ayrı NDCG@20 ile değerlendirilir ve ardından tüm ilçeler üzerinden eşit "
+     "ağırlıklarla ortalaması alınır. Temel model 0.71 NDCG@20 değerine ulaşır."),
+])
+def test_words_the_fifth_surface_calibration_set_taught_the_glossary(language, source, translation):
+    assert check_terms(GLOSSARY, source, translation, language).passed
+
+
 def test_a_threshold_of_two_listed_terms_goes_with_both():
     # "Precision and recall at 0.5": Kazakh puts the threshold before the list, beside its first term
     source = "Precision and recall at a threshold of 0.5 are also reported."

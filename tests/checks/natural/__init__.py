@@ -44,7 +44,8 @@ SETS = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a"
         "meaning_calibration_6a", "meaning_calibration_6b", "meaning_calibration_6c", "meaning_calibration_6d",
         "meaning_calibration_7a", "meaning_calibration_7b", "meaning_calibration_7c", "meaning_calibration_7d",
         "meaning_calibration_8a", "meaning_calibration_8b", "meaning_calibration_8c", "meaning_calibration_8d",
-        "calibration_5a", "calibration_5b", "calibration_5c", "calibration_5d", "calibration_5e")
+        "calibration_5a", "calibration_5b", "calibration_5c", "calibration_5d", "calibration_5e",
+        "calibration_5f")
 # A second held-out set (2026-11-26), written by seven helpers that never saw the checks nor the other sets, after the
 # first held-out set had been measured after several rounds of tuning: surface (2a: ar zh ja ru, 2b: be kk fr it,
 # 2c: pl ro es tr) and meaning (2a: ar zh ja, 2b: ru be kk, 2c: fr it es, 2d: pl ro tr). Nobody tunes on it.
@@ -73,11 +74,12 @@ MEANING_CALIBRATION = ("meaning_calibration", "meaning_calibration_2a", "meaning
 # written by helpers that had not seen the checks (3a: ar zh ja, 3b: ru be kk, 3c: fr it es, 3d: pl ro tr) and a fourth
 # (4a: ar zh ja ru, 4b: be kk fr it, 4c: pl ro es tr), and a fifth of correct translations only (2026-11-28; sports,
 # telecom, libraries, logistics, education, security, housing, astronomy, food delivery, lending, water, tourism;
-# 5a: ar zh ja, 5b: ru be kk, 5c: fr it es, 5d: pl ro tr; 5e: ar zh ja, laboratories dense with units), written to find
-# false alarms.
+# 5a: ar zh ja, 5b: ru be kk, 5c: fr it es, 5d: pl ro tr; 5e: ar zh ja, laboratories dense with units; 5f: ru be tr,
+# media, municipal services, laboratories and materials, with practitioners' jargon), written to find false alarms.
 SURFACE_CALIBRATION = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a", "calibration_3b",
                        "calibration_3c", "calibration_3d", "calibration_4a", "calibration_4b", "calibration_4c",
-                       "calibration_5a", "calibration_5b", "calibration_5c", "calibration_5d", "calibration_5e")
+                       "calibration_5a", "calibration_5b", "calibration_5c", "calibration_5d", "calibration_5e",
+                       "calibration_5f")
 LANGUAGES = ("ar", "be", "zh", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr")
 DEFECTS = ("added_content", "omission", "truncation", "language_confusion", "mixed_language", "english_echo",
            "wrong_script", "number_damaged", "number_dropped")
