@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from curation.checks import tags
 from curation.checks.alignment import Link, align, remember, reordered
@@ -42,6 +42,7 @@ from curation.checks.clauses import clause_problems, prose_size, without_each_cl
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
 from curation.checks.glue import absorbed, in_place, validated
 from curation.checks.prose import prose, quote
+from curation.checks.settling import ONE_TO_ONE_SPAN, TYPICAL_RATIO, borrowed, one_to_one, settled, settled_ends
 from curation.checks.units import Unit, clear_cache, units
 from curation.languages import parse_language
 from curation.records import CheckResult
@@ -68,21 +69,6 @@ LOOSE_PAIR = {"use": 0.30}
 # A merge or a split must bring its pair this much closer than the better of its halves for the alignment to
 # consider it (it is then validated like any other glue, below).
 GLUE_GAIN = {"use": 0.02, "e5": 0.008}
-# Characters of prose of a translation per character of English prose, per language: the medians of the calibration
-# set's correct texts (identifiers and numbers left out; a text's ratio lies within about 10% of it, 10th to 90th
-# percentile).
-TYPICAL_RATIO = {"ar": 0.88, "be": 1.04, "zh": 0.34, "ru": 1.06, "fr": 1.19, "it": 1.15, "ja": 0.48, "kk": 1.07,
-                 "pl": 1.14, "ro": 1.14, "es": 1.16, "tr": 1.10}
-# A translated unit whose length is within this factor of the usual ratio to its English one (e5 languages, _one_to_one):
-# the widest span at which e5's judgement never differed on the calibration sets (at 1.33 a sentence that lost its
-# condition, which e5 left unpaired, would have been paired; 1.3 spares e5 a quarter of the texts).
-ONE_TO_ONE_SPAN = 1.3
-# ... or that USE pairs beyond doubt (_use_sure): each the other's closest at this cosine or more, this much above the
-# next closest. On the 2,477 be, kk and ro calibration cases no check's verdict changed, and the adequacy check's median
-# time fell by a quarter to two fifths (be 181 -> 109 ms, kk 188 -> 169, ro 146 -> 101, a busy machine).
-USE_SURE, USE_SURE_MARGIN = 0.5, 0.1
-
-
 def threshold(language: str) -> float:
     """The calibrated pairing threshold for a target language."""
     code = parse_language(language).code
@@ -105,10 +91,10 @@ class _Texts:
 
     def __init__(self, language: str, english: Sequence[Unit], translated: Sequence[Unit],
                  settled: Sequence[Unit] = (), settled_english: Sequence[Unit] = (),
-                 borrowed: dict[int, int] | None = None) -> None:
+                 borrowing: dict[int, int] | None = None) -> None:
         import numpy as np
 
-        # units around these paired without embedding (_settled_ends): they count in the whole texts' lengths
+        # units around these paired without embedding (settling.settled_ends): they count in the whole texts' lengths
         self.settled = (sum(unit.size + 1 for unit in settled), sum(unit.size + 1 for unit in settled_english))
         code = parse_language(language).code
         self.name, self.english, self.translated, self.code = encoder_name(code), english, translated, code
@@ -126,11 +112,12 @@ class _Texts:
         if name == "use":
             wanted += [f"{a} {b}" for a, b in zip(self.e, self.e[1:])] + [f"{a} {b}" for a, b in zip(self.t, self.t[1:])]
             wanted += [rest for unit in self.t + self.e for rest in without_each_clause(unit)[1]]
-        # a translated unit settled in its place (e5, check_adequacy) takes its English unit's vector
-        borrowed = borrowed or {}
-        vectors.prefetch(name, [text for text in wanted if text not in {self.t[j] for j in borrowed}])
+        # a translated unit settled in its place (e5: settling.borrowed) takes its English unit's vector
+        borrowing = borrowing or {}
+        lent = {self.t[j] for j in borrowing}
+        vectors.prefetch(name, [text for text in wanted if text not in lent])
         self.vs = vectors(name, self.e)
-        self.vt = np.stack([self.vs[borrowed[j]] if j in borrowed else vectors(name, [text])[0]
+        self.vt = np.stack([self.vs[borrowing[j]] if j in borrowing else vectors(name, [text])[0]
                             for j, text in enumerate(self.t)])
         self.pair = self.vt @ self.vs.T
         merged = [self.vector(False, (i, i + 1)) for i in range(len(self.e) - 1)]
@@ -181,26 +168,18 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")
     key = (source, translation, language, tuple(names))
-    if _one_to_one(english, translated, language):  # by structure alone: USE is not asked either
+    if one_to_one(english, translated, language):  # by structure alone: USE is not asked either
         return _line_for_line(key, len(english), "with its identifiers and numbers and a fitting length")
-    settled = _settled(english, translated, language)
-    head, tail = _settled_ends(english, translated, settled)
+    settled_in_place = settled(english, translated, language)
+    head, tail = settled_ends(english, translated, settled_in_place)
     if head == len(english) == len(translated):  # each unit fits its English one or is one USE is sure of
         return _line_for_line(key, len(english), "each fitting it or matched beyond doubt")
     head, tail = max(0, head - 1), max(0, tail - 1)  # the unit next to the middle stays in it: a merge is still seen
     e_end, t_end = len(english) - tail, len(translated) - tail
-    # e5 costs a millisecond a token: a translated unit of the middle settled in its place is given its English unit's
-    # vector, not embedded. Those are the units next to the middle, and, where the texts have as many units each (no
-    # merge or split moves the places), every settled unit between. On the 16,155 calibration and validation cases this
-    # changed two verdicts, each a sentence e5 had paired with the wrong English one (scripts/bench_translation_checks.py
-    # kk median 111 -> 73 ms on the calibration set's correct texts).
-    places = (zip(range(head, e_end), range(head, t_end)) if len(english) == len(translated)
-              else [(head, head), (e_end - 1, t_end - 1)])
-    borrowed = {j - head: i - head for i, j in places
-                if settled and head <= i < e_end and head <= j < t_end and settled(i, j)}
     try:
         texts = _Texts(language, english[head:e_end], translated[head:t_end], [*translated[:head], *translated[t_end:]],
-                       [*english[:head], *english[e_end:]], borrowed)
+                       [*english[:head], *english[e_end:]],
+                       borrowed(settled_in_place, len(english) == len(translated), head, e_end, t_end))
         return _judge(texts, key, head, len(english), len(translated))
     except EncoderUnavailable as error:
         _warn_once(str(error))
@@ -213,77 +192,9 @@ def _line_for_line(key: tuple, count: int, why: str) -> CheckResult:
     return CheckResult(name=NAME, passed=True, detail=f"{count} sentence(s), one for each English one, {why}")
 
 
-def _structure_fits(e: Unit, t: Unit, typical: float) -> bool:
-    """A translated unit that is the English one in its place, as far as its structure shows: the same kind of block,
-    the same identifiers and numbers, a length within ONE_TO_ONE_SPAN of the usual ratio."""
-    return (e.own_block == t.own_block and e.anchors == t.anchors
-            and abs(math.log(max(1, t.size) / max(1, e.size) / typical)) <= math.log(ONE_TO_ONE_SPAN))
-
-
-def _one_to_one(english: Sequence[Unit], translated: Sequence[Unit], language: str) -> bool:
-    """For e5 (about a millisecond a token): whether each translated unit is the English one in its place, as the
-    structure shows — as many units, each in the same kind of block with the same identifiers and numbers and a length
-    within a factor ONE_TO_ONE_SPAN of the language's usual ratio. e5 judges whole sentences only, and on the
-    calibration sets it failed no such text, so it is not asked."""
-    code = parse_language(language).code
-    typical = TYPICAL_RATIO.get(code)
-    if encoder_name(code) != "e5" or typical is None or len(english) != len(translated):
-        return False
-    return all(_structure_fits(e, t, typical) for e, t in zip(english, translated))
-
-
-def _settled(english: Sequence[Unit], translated: Sequence[Unit],
-             language: str) -> Callable[[int, int], bool] | None:
-    """For e5: whether English unit i and translated unit j are each other's as far as their structure (_structure_fits)
-    or USE (_use_sure) tell; None for USE's languages, and for a language without a calibrated length ratio."""
-    code = parse_language(language).code
-    typical = TYPICAL_RATIO.get(code)
-    if encoder_name(code) != "e5" or typical is None:
-        return None
-    sure = _use_sure(english, translated)
-    return lambda i, j: _structure_fits(english[i], translated[j], typical) or sure(i, j)
-
-
-def _settled_ends(english: Sequence[Unit], translated: Sequence[Unit],
-                  settled: Callable[[int, int], bool] | None) -> tuple[int, int]:
-    """How many units at the start and at the end of both texts are settled in place (the caller pairs them without
-    embedding them). Where a translation merged, split or lost a sentence in its middle, the units before and after it
-    that are settled are their English ones."""
-    if settled is None:
-        return 0, 0
-    shorter = min(len(english), len(translated))
-    head = 0
-    while head < shorter and settled(head, head):
-        head += 1
-    tail = 0
-    while tail < shorter - head and settled(len(english) - 1 - tail, len(translated) - 1 - tail):
-        tail += 1
-    return head, tail
-
-
-def _use_sure(english: Sequence[Unit], translated: Sequence[Unit]) -> Callable[[int, int], bool]:
-    """For e5's languages: whether USE, at a millisecond a sentence where e5 costs one a token, is sure that English
-    unit i and translated unit j are each other's: each the other's closest, at USE_SURE or more and USE_SURE_MARGIN
-    above the next closest on either side. USE was not trained on be, kk and ro and tells their sentences' English
-    ones from the others less well than e5 does, so it only settles pairs it is sure of."""
-    import numpy as np
-
-    try:
-        pair = vectors("use", [unit.plain for unit in translated]) @ vectors("use", [unit.plain for unit in english]).T
-    except EncoderUnavailable:
-        return lambda i, j: False
-
-    def sure(i: int, j: int) -> bool:
-        score = pair[j, i]
-        row, column = np.delete(pair[j], i), np.delete(pair[:, i], j)
-        return bool(score >= USE_SURE and (not row.size or score - row.max() >= USE_SURE_MARGIN)
-                    and (not column.size or score - column.max() >= USE_SURE_MARGIN))
-    return sure
-
-
 def _judge(texts: _Texts, key: tuple, head: int = 0, english_units: int = 0, translated_units: int = 0) -> CheckResult:
     """Align the texts and name what is added or omitted. `texts` may be the middle of the whole texts, `head` units
-    after their start (_settled_ends): the units around it are paired in place."""
+    after their start (settling.settled_ends): the units around it are paired in place."""
     cut, pair = texts.cut, texts.pair
     links = align(pair, texts.merge, texts.split, cut, GLUE_GAIN[texts.name])
     links = in_place(texts, absorbed(texts, reordered(validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name))),

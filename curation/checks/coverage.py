@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from curation.checks.adequacy import DEFAULT_THRESHOLD, THRESHOLDS, TYPICAL_RATIO
+from curation.checks.adequacy import DEFAULT_THRESHOLD, THRESHOLDS
+from curation.checks.settling import TYPICAL_RATIO
 from curation.checks.encoders import encoder_name, not_covered
 from curation.checks.language_id import rivals
 from curation.checks.lexicon import FOLDER

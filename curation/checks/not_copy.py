@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from curation.checks.glossary import GlossaryError, english_terms, load_glossary
 from curation.checks.language_id import confidences, rivals, segments
@@ -116,8 +117,7 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
             runs[-1].append(word)
         end = match.end()
     # glossary terms and the language's loans ("baseline", "gradient boosting" in Italian) do not count
-    kept = terms + tuple(tuple(loan.split()) for loan in lexicon(language).loans)
-    sized = [(run, len(run) - sum(_in_terms(run, kept))) for run in runs if run]
+    sized = [(run, len(run) - sum(_in_terms(run, terms + _loan_terms(language)))) for run in runs if run]
     clause = [run for run, size in sized if size >= ENGLISH_RUN or (
         size >= ENGLISH_CLAUSE_RUN and {word.casefold() for word in run} & lexicon("en").function_words)]
     if not clause:
@@ -141,6 +141,12 @@ def _may_be_english(text: str, source_words: set[str]) -> bool:
     tells = lexicon("en").tells
     return (any(word.casefold() in tells for word in found)
             or sum(word.casefold() in source_words for word in found) >= 0.5 * len(found))
+
+
+@lru_cache(maxsize=None)
+def _loan_terms(language: str) -> tuple[tuple[str, ...], ...]:
+    """A language's loans as the word tuples _in_terms reads."""
+    return tuple(tuple(loan.casefold().split()) for loan in lexicon(language).loans)
 
 
 def _in_terms(run: list[str], terms: tuple[tuple[str, ...], ...]) -> list[bool]:

@@ -149,7 +149,7 @@ def warm_up(languages: Iterable[str], settings: Settings) -> None:
     if not languages:
         return
     names = {adequacy.encoder_name(code) for code in languages} - {None} if settings.translate.adequacy else set()
-    # e5's languages have the sentences USE is sure of paired by USE first (adequacy._use_sure)
+    # e5's languages have the sentences USE is sure of paired by USE first (settling.use_sure)
     encoders = sorted(names | ({"use"} if "e5" in names else set()))
     _checks_process().submit(_load, languages, encoders)
 

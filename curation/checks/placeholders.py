@@ -63,6 +63,11 @@ def _percent_in_words(text: str, number: str, language: str) -> int:
     return total
 
 
+_DEGREES = {"℃": "°C", "℉": "°F"}
+# What may follow an amount's number as its unit: a degree sign with its letter, a degree symbol, or a word.
+_WRITTEN_UNIT = r"(?P<unit>°[ \u00a0]?[A-Za-z]|[℃℉]|[^\W\d_]+)"
+
+
 def _same_unit(written: str, unit: str) -> bool:
     """Whether a unit written after the number may be the English one: in the target's own letters ("кГц"), any unit
     (the number must still be the English one); in Latin letters, the symbol itself or a word that begins as it does
@@ -77,14 +82,15 @@ def _same_unit(written: str, unit: str) -> bool:
     return written[0].casefold().replace("μ", "µ") == unit[0].casefold().replace("μ", "µ")
 
 
-_DEGREES = {"℃": "°C", "℉": "°F"}
-# What may follow an amount's number as its unit: a degree sign with its letter, a degree symbol, or a word.
-_WRITTEN_UNIT = r"(?P<unit>°[ \u00a0]?[A-Za-z]|[℃℉]|[^\W\d_]+)"
+def _standing(number: str) -> str:
+    """A number as a pattern that finds it standing on its own: not inside a longer number, not glued to a Latin letter
+    before it (the "1" of "F1"); after a CJK character it is still a number ("频率为1 kHz")."""
+    return rf"(?<![\d.,A-Za-z_]){re.escape(number)}"
 
 
 def _bare(text: str, number: str) -> int:
-    """How often a number stands in a text on its own (not inside a longer number or a name)."""
-    return len(re.findall(rf"(?<![\d.,A-Za-z_]){re.escape(number)}(?!\d|[.,]\d)", text))
+    """How often a number stands in a text on its own, with a unit after it or none."""
+    return len(re.findall(rf"{_standing(number)}(?!\d|[.,]\d)", text))
 
 
 def _count(text: str, value: str, language: str = "") -> int:
@@ -93,10 +99,8 @@ def _count(text: str, value: str, language: str = "") -> int:
     amount = AMOUNT.match(value)
     if amount and amount["number"][0] not in "$€£" and (amount["unit"][0].isalpha() or amount["unit"][0] == "°"):
         # A unit symbol may be written in the target's own letters ("32 кГц", "5 км", "10 千瓦时"): the number must
-        # come back as it is, followed by a unit. A number glued to a Latin letter before it is part of a name ("F1
-        # and macro F1" is no "1 kHz"); after a CJK character it is still a number ("频率为1 kHz").
-        number = re.escape(amount["number"])
-        return sum(1 for found in re.finditer(rf"(?<![\d.,A-Za-z_]){number}[ \u00a0\u202f]?{_WRITTEN_UNIT}", text)
+        # come back as it is (_standing), followed by a unit.
+        return sum(1 for found in re.finditer(rf"{_standing(amount['number'])}[ \u00a0\u202f]?{_WRITTEN_UNIT}", text)
                    if _same_unit(found["unit"], amount["unit"]))
     total = 0
     for form in _spellings(value):

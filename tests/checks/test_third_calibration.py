@@ -88,8 +88,9 @@ def test_e5_still_judges_a_translation_that_lost_a_sentence():
 
 @pytest.mark.parametrize("language", ["be", "kk", "ro"])
 def test_e5_is_not_asked_for_the_sentences_use_pairs_beyond_doubt(language):
-    from curation.checks.adequacy import TYPICAL_RATIO, _structure_fits, check_adequacy, units
+    from curation.checks.adequacy import check_adequacy, units
     from curation.checks.encoders import vectors
+    from curation.checks.settling import TYPICAL_RATIO, structure_fits
 
     # A data card with one sentence more than its English (a split) whose first line is longer than a line for line
     # rendering would be: the structure alone settles nothing at its start, USE settles the first lines.
@@ -97,7 +98,7 @@ def test_e5_is_not_asked_for_the_sentences_use_pairs_beyond_doubt(language):
                 if case.text_id == "reviews_data_card" and case.defect is None
                 and len(units(case.translation, case.names)) == len(units(case.source, case.names)) + 1)
     english, translated = units(case.source, case.names), units(case.translation, case.names)
-    assert not _structure_fits(english[0], translated[0], TYPICAL_RATIO[language])
+    assert not structure_fits(english[0], translated[0], TYPICAL_RATIO[language])
     vectors.clear()
     assert check_adequacy(case.source, case.translation, language, case.names).passed
     embedded = [("e5", unit.plain) in vectors._cache for unit in translated]
