@@ -315,6 +315,23 @@ def test_a_prohibition_lost_after_a_comma_and_is_caught(language, correct, broke
     assert failed(check_meaning(english, broken, language))
 
 
+@pytest.mark.parametrize("language, correct, broken", [
+    # calibration set 6b: "not a feature, so do not feed it" keeps the first negation and loses the prohibition
+    ("ru", "Столбец `tower_id` не является признаком, поэтому не подавайте его в модель.",
+     "Столбец `tower_id` не является признаком, поэтому подавайте его в модель."),
+    ("kk", "`tower_id` бағаны белгі емес, сондықтан оны модельге бермеңіз.",
+     "`tower_id` бағаны белгі емес, сондықтан оны модельге беріңіз."),
+    ("pl", "Kolumna `tower_id` nie jest cechą, więc nie podawaj jej modelowi.",
+     "Kolumna `tower_id` nie jest cechą, więc podawaj ją modelowi."),
+])
+def test_a_prohibition_lost_after_a_comma_so_is_caught(language, correct, broken):
+    # "so" and "because" after a comma open a clause, as "and" does
+    english = "The column `tower_id` is not a feature, so do not feed it to the model."
+    assert check_meaning(english, correct, language, ["tower_id"]).passed
+    result = check_meaning(english, broken, language, ["tower_id"])
+    assert failed(result) and "has no negation" in result.detail, result.detail
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
