@@ -10,8 +10,9 @@ there is no alignment: a tag, adequacy off):
 - negation: the English sentence negates and its translation has no negation, not even an "absent" word
   (without, missing, excluded) or one with a negative sense (otherwise, hidden, avoid); a lost negation in a
   sentence that also says the opposite of the English's comparison is that comparison negated ("no sample before
-  2015" as "every sample in 2015 or later") and passes; a negation the translation adds is not compared; a sentence
-  whose clauses both sides set apart alike (colons, semicolons, a comma's "and") is compared clause by clause for an
+  2015" as "every sample in 2015 or later") and passes; an absence ("missing") said as a presence ("filled") with
+  nothing negative on either side lost one too; a negation the translation adds is not compared; a sentence
+  whose clauses both sides set apart alike (colons, semicolons, a comma's "and", "so" or "because") is compared clause by clause for an
   English prohibition ("Do not use it: it is not known" as "Use it: it is not known");
 - direction and comparison: the translation says one side of an opposite pair (higher/lower, maximize/minimize,
   ascending/descending, at least/at most, before/after, earliest/latest, inside/outside) less often than the English
@@ -64,6 +65,13 @@ def _negation(english: Side, translated: Side) -> str | None:
             and not _ranged(english, translated)):
         return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
                 f"{_said(english, *said)}")
+    # An absence said as a presence: "when `x` is missing, fill it" as "when `x` is filled, ..." (the sample's data card
+    # in ten languages). Only where the English says nothing else negative: "flagged but not removed" as "flagged and
+    # kept" is right, and English "but not" is a soft word (calibration set 5c).
+    if (e[rel.absent] and not e[rel.strong] and not e[rel.soft] and not t[rel.strong] and t[rel.absent] < e[rel.absent]
+            and t[rel.kept] > e[rel.kept] and not t[rel.soft]):
+        return (f"negation: {translated.where(False, rel.kept)} says {_said(translated, rel.kept)} where "
+                f"{english.where(True, rel.absent)} says {_said(english, rel.absent)}")
     # A negation the translation adds is not compared: correct translations negate where the English says the same
     # thing positively ("free-form" as "not fixed", "ignore" as "do not take into account", "kept" as "not deleted")
     # too often. A rule that flagged one only where the English sentence had no negative word of any kind raised the

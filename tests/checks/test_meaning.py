@@ -332,6 +332,23 @@ def test_a_prohibition_lost_after_a_comma_so_is_caught(language, correct, broken
     assert failed(result) and "has no negation" in result.detail, result.detail
 
 
+@pytest.mark.parametrize("language, correct, broken", [
+    ("ru", "Если `LotFrontage` пропущен, подставьте медиану по домам того же `Neighborhood`.",
+     "Если `LotFrontage` заполнен, подставьте медиану по домам того же `Neighborhood`."),
+    ("it", "Quando `LotFrontage` manca, sostituiscilo con la mediana delle case dello stesso `Neighborhood`.",
+     "Quando `LotFrontage` è presente, sostituiscilo con la mediana delle case dello stesso `Neighborhood`."),
+    ("zh", "当 `LotFrontage` 缺失时，用同一 `Neighborhood` 中房屋的中位数填充。",
+     "当 `LotFrontage` 存在时，用同一 `Neighborhood` 中房屋的中位数填充。"),
+])
+def test_an_absence_said_as_a_presence_is_a_lost_negation(language, correct, broken):
+    # the sample's data card: "missing" is a negation without "not"; the translation that says "filled" instead flips it
+    english = "When `LotFrontage` is missing, fill it with the median of the houses in the same `Neighborhood`."
+    names = ["LotFrontage", "Neighborhood"]
+    assert check_meaning(english, correct, language, names).passed
+    result = check_meaning(english, broken, language, names)
+    assert failed(result) and "negation" in result.detail, result.detail
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
