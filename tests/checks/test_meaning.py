@@ -349,6 +349,17 @@ def test_an_absence_said_as_a_presence_is_a_lost_negation(language, correct, bro
     assert failed(result) and "negation" in result.detail, result.detail
 
 
+def test_a_leave_out_in_english_is_no_negation_the_translation_added():
+    # calibration set 7c: "Leave out these features:" as "Deja fuera estas variables:" negates on both sides, so the
+    # prohibition lost in the last sentence did not go there
+    english = "Leave out these features:\n- `income_verified_date`.\n\nThe submission must not contain more than one row."
+    correct = "Deja fuera estas variables:\n- `income_verified_date`.\n\nLa entrega no debe contener más de una fila."
+    broken = "Deja fuera estas variables:\n- `income_verified_date`.\n\nLa entrega debe contener más de una fila."
+    assert checked("meaning", english, correct, "es").passed
+    result = checked("meaning", english, broken, "es")
+    assert failed(result) and "has no negation" in result.detail, result.detail
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
@@ -511,6 +522,14 @@ def test_every_target_has_its_word_file(language):
      "Kenarlarından biri 224 pikselin altında kalan fotoğraflar puanlama dışı bırakılır."),
     ("tr", "Missing values are not imputed.", "Eksikler doldurulmadan bırakılmıştır."),
     ("ro", "Missing values are not imputed.", "Lipsurile au rămas neimputate."),
+    # refrain, keep away, unusable, leave out, "with the exclusion of" (the ninth meaning calibration set)
+    ("fr", "Do not use external imagery.", "Abstenez-vous de recourir à des images externes."),
+    ("it", "Do not use external imagery.", "Astieniti dal ricorrere a immagini esterne."),
+    ("es", "Do not use external imagery.", "Abstente de emplear imágenes externas."),
+    ("fr", "Do not send test clips to any external service.", "Gardez les clips de test à l'écart de tout service externe."),
+    ("es", "`tile_id` is only a key and is not a feature.", "`tile_id` es una mera clave, inutilizable como variable."),
+    ("es", "Online orders are not included.", "Con exclusión de los pedidos en línea."),
+    ("it", "None of the rows falls in the test period.", "Il periodo di test resta fuori dai dati."),
 ])
 def test_a_negation_said_another_way_passes(language, english, translation):
     assert check_meaning(english, translation, language, ["lang", "test_code", "test_name"]).passed
