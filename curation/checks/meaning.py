@@ -65,6 +65,13 @@ def _negation(english: Side, translated: Side) -> str | None:
             and not _ranged(english, translated)):
         return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
                 f"{_said(english, *said)}")
+    # "never" said as "always" where the sentence also lost a negation: "never infer income from a postcode" as "always
+    # infer it"; only the English word "never" ("not" with "always" is "not always", another statement)
+    if (t[rel.always] > e[rel.always] and t[rel.strong] < e[rel.strong] and not instead
+            and all(t[kind] <= e[kind] for kind in (rel.absent, rel.soft, rel.kept))
+            and any(word.lower() == "never" for word in english.words(rel.strong)) and not _ranged(english, translated)):
+        return (f"negation: {translated.where(False, rel.always)} says {_said(translated, rel.always)} where "
+                f"{english.where(True, rel.strong)} says {_said(english, rel.strong)}")
     # An absence said as a presence: "when `x` is missing, fill it" as "when `x` is filled, ..." (the sample's data card
     # in ten languages). Only where the English says nothing else negative: "flagged but not removed" as "flagged and
     # kept" is right, and English "but not" is a soft word (calibration set 5c).

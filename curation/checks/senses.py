@@ -45,6 +45,7 @@ class Relations:
     bounds: dict[str, str] = field(default_factory=dict)  # a bound -> the side of `amount` it says under negation
     only: str = "only"  # the restricting one of `instead`
     kept: str = "kept"  # "were kept" for "were not removed"
+    always: str = "always"  # "always" for "never": a flip where a negation is lost
     range: str = "between"  # "between 10% and 95%" for "never below 10% or above 95%"
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
     axes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # name -> (class, one side, the other)
@@ -62,6 +63,7 @@ def relations() -> Relations:
                      instead=tuple(data["negation"].get("instead", ())),
                      bounds=dict(data["negation"].get("bounds", {})),
                      only=data["negation"].get("only", "only"), kept=data["negation"].get("kept", "kept"),
+                     always=data["negation"].get("always", "always"),
                      range=data["negation"].get("range", "between"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
                      axes={name: tuple(value) for name, value in data["axes"].items()},

@@ -30,7 +30,7 @@ def checked(name: str, english: str, translation: str, language: str):
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.range, "ignore", rel.clause, "if", "each", "except", "within",
+    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.always, rel.range, "ignore", rel.clause, "if", "each", "except", "within",
               *rel.instead, *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
@@ -360,6 +360,27 @@ def test_a_leave_out_in_english_is_no_negation_the_translation_added():
     assert failed(result) and "has no negation" in result.detail, result.detail
 
 
+@pytest.mark.parametrize("language, correct, broken", [
+    # the ninth calibration set: "never infer" as "always infer", the sentence's other negation kept
+    ("ru", "Не используйте внешние данные и никогда не выводите доход из почтового индекса.",
+     "Не используйте внешние данные и всегда выводите доход из почтового индекса."),
+    ("it", "Il nome dell'ispettore non è una feature e non deve mai essere usato.",
+     "Il nome dell'ispettore non è una feature e deve sempre essere usato."),
+])
+def test_never_said_as_always_is_a_lost_negation(language, correct, broken):
+    english = "Do not use external wealth data, and never infer income from a postcode."
+    if language == "it":
+        english = "The inspector's name is not a feature and must never be used."
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert failed(result) and "negation" in result.detail, result.detail
+    # "never duplicated" as "always distinct", "never outside" as "always within": the same statement
+    assert check_meaning("Personal data such as names and ages are never provided.",
+                         "Персональные данные (например, имена и возраст) всегда скрыты.", "ru").passed
+    assert check_meaning("The state of charge must never fall below 10% or rise above 95%.",
+                         "充電状態は常に 10% 以上 95% 以下に保つこと。", "ja").passed
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
@@ -530,6 +551,11 @@ def test_every_target_has_its_word_file(language):
     ("es", "`tile_id` is only a key and is not a feature.", "`tile_id` es una mera clave, inutilizable como variable."),
     ("es", "Online orders are not included.", "Con exclusión de los pedidos en línea."),
     ("it", "None of the rows falls in the test period.", "Il periodo di test resta fuori dai dati."),
+    ("ar", "Only first prescriptions are included, not refills.", "تقتصر البيانات على الوصفات الأولى وتستثني إعادات الصرف."),
+    ("ar", "Do not use `pickup_time`.", "ابتعد عن `pickup_time`."),
+    ("ru", "Plots without a complete series of surveys were dropped.", "Участки, где ряд обследований неполон, убраны."),
+    ("kk", "Validate with time-based folds, none shorter than 4 weeks.",
+     "Валидацияны уақыт бойынша бөлінген фолдтарда жүргізіңіз, олардың ешқайсысы 4 аптадан қысқа емес."),
 ])
 def test_a_negation_said_another_way_passes(language, english, translation):
     assert check_meaning(english, translation, language, ["lang", "test_code", "test_name"]).passed
