@@ -79,14 +79,14 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
                 high = told[2]
         near = [find for find in candidates if low < find.start and find.end <= high
                 and (find.end <= start or find.start >= end)
-                and (reach is None or _gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
+                and (reach is None or word_gap(reading[min(find.end, end):max(find.start, start)]) <= limit(value))]
         other: list[Find] = []
         if reach is not None:  # a term goes with a threshold or a negation on the side the language puts it
             before = words.term_before_negation if value.startswith("¬") else words.term_before_number
             other = [find for find in near if (find.end <= start) != before]
             near = [find for find in near if (find.end <= start) == before]
         if reach is not None and near:  # close by: the nearest in words, unless two different ones are as near
-            gaps = [_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
+            gaps = [word_gap(reading[min(find.end, end):max(find.start, start)]) for find in near]
             near = [find for find, gap in zip(near, gaps) if gap == min(gaps)]
         # another term as near on the other side: translators put it on either side ("precision 0.9 кезіндегі
         # recall"), so which term the number goes with is not for the word order to decide
@@ -108,7 +108,7 @@ def anchors(text: str, words: Senses, names: tuple[str, ...], partners: frozense
         if reach is None:
             # a word as near on the other side says the part too: "no earlier than 7 days before" gives 7 both
             # sides of `time`, and a translation that keeps only "7 days before" changed nothing
-            gaps = {find: _gap(reading[min(find.end, end):max(find.start, start)]) for find in near}
+            gaps = {find: word_gap(reading[min(find.end, end):max(find.start, start)]) for find in near}
             concepts |= {c for find in near if gaps[find] == gaps[best] and (find.end <= start) != (best.end <= start)
                          for c in (find.concepts & partners if not marks else find.concepts)}
         result.append(Anchor(value, frozenset(concepts), best.text))
@@ -141,7 +141,7 @@ def _told(reading: str, end: int, value: str, breaks: list[int]) -> tuple[str, i
     return mark, told.end(), close if close >= 0 else min((b for b in breaks if b >= told.end()), default=len(reading))
 
 
-def _gap(between: str) -> int:
+def word_gap(between: str) -> int:
     """Words between two places of a text, short ones (of, the, de, d'une) not counted; in a text without spaces,
     every two characters count as one."""
     spaced = len(re.findall(r"[^\W\d_]{5,}", between))

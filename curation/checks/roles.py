@@ -9,6 +9,8 @@ sentences the adequacy check aligned (the whole text when there is no alignment)
   one that holds X (a list item's name swapped with another's);
 - operands: two identifiers the English gives an order with an operator, named side by side the other way round
   (curation/checks/operands.py);
+- provenance: two files exchanged as the one the data is taken from ("predict for `test.csv` from `train.csv`";
+  curation/checks/provenance.py);
 - partner: within one aligned pair, each identifier or number gets its partner, the nearest word in its clause that
   gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
   of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and
@@ -31,6 +33,7 @@ from curation.checks.anchors import Anchor, anchors
 from curation.checks.masking import mask_identifiers
 from curation.checks.operands import operand_swaps
 from curation.checks.prose import quote
+from curation.checks.provenance import source_swaps
 from curation.checks.senses import Find, Senses, lower, relations, senses
 from curation.languages import parse_language
 from curation.records import CheckResult
@@ -156,7 +159,8 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
     english, translated, pairs = _links(source, translation, language, names)
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to compare")
-    problems = _place_swaps(english, translated, pairs, names) + operand_swaps(source, translation, code)
+    problems = (_place_swaps(english, translated, pairs, names) + operand_swaps(source, translation, code)
+                + source_swaps(english, translated, pairs, code, names))
     role_words = _families()[0]
     # each sentence's anchors, read once per family: the pairs and the whole text below both use them
     read = {family: ([anchors(unit.text, english_words, names, family) for unit in english],
