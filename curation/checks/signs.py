@@ -47,6 +47,11 @@ def _name(code: str) -> str:
     return SUPPORTED[code].english if code in SUPPORTED else _NAMES.get(code, code)
 
 
+# Units named after a person keep the letters of the name in every language that writes them in Latin letters: the
+# ångström (and its symbol Å) is no Swedish word in a Turkish materials text.
+_UNIT_NAMES = re.compile(r"å|ångstr[öo]m\w*")
+
+
 def foreign_letters(text: str, language: str) -> list[str]:
     """The letters of the text's own words that the target's alphabet lacks (see the module's docstring)."""
     words = lexicon(language)
@@ -58,6 +63,8 @@ def foreign_letters(text: str, language: str) -> list[str]:
         return sorted(found | ({"\u200c"} if "\u200c" in text else set()))
     found = set()
     for word in _own_words(text):
+        if _UNIT_NAMES.fullmatch(word.casefold()):
+            continue
         for char in word.casefold():
             if char in words.alphabet or (letter_script(char) != script and not (
                     script == "Cyrillic" and char in "'’ʼ")):  # an apostrophe inside a word: Ukrainian, Belarusian

@@ -341,6 +341,14 @@ def test_loanword_letters_are_the_language_s_own():
     assert failed("health care", "ахова здароўя", "be") == {}
 
 
+def test_a_unit_named_after_a_person_keeps_its_letters():
+    # the ångström is no Swedish word in a Turkish or Polish materials text; other letters the alphabet lacks still are
+    from curation.checks.signs import foreign_signs
+    assert foreign_signs("Gözenek çapı 5 ile 20 ångström arasındadır.", "tr") is None
+    assert foreign_signs("Średnica porów wynosi od 5 do 20 ångströmów.", "pl") is None
+    assert "å" in foreign_signs("Gözenek çapı için såg kullanın.", "tr")
+
+
 def test_a_tag_cut_after_its_conjunction_is_caught():
     assert "ends with 'y'" in failed("transport and logistics", "transporte y", "es")["length"]
     assert "ends with 'и'" in failed("transport and logistics", "транспорт и", "ru")["length"]
