@@ -556,6 +556,8 @@ def test_every_target_has_its_word_file(language):
     ("ru", "Plots without a complete series of surveys were dropped.", "Участки, где ряд обследований неполон, убраны."),
     ("kk", "Validate with time-based folds, none shorter than 4 weeks.",
      "Валидацияны уақыт бойынша бөлінген фолдтарда жүргізіңіз, олардың ешқайсысы 4 аптадан қысқа емес."),
+    ("ja", "`decision_date` is not a feature.", "`decision_date` は特徴量には使えず、分割を組むためだけのものです。"),
+    ("ja", "Rows without an inspection have no target.", "未検査の行はターゲットを欠きます。"),
 ])
 def test_a_negation_said_another_way_passes(language, english, translation):
     assert check_meaning(english, translation, language, ["lang", "test_code", "test_name"]).passed
