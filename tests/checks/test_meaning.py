@@ -381,6 +381,15 @@ def test_never_said_as_always_is_a_lost_negation(language, correct, broken):
                          "充電状態は常に 10% 以上 95% 以下に保つこと。", "ja").passed
 
 
+def test_a_prohibition_made_a_permission_in_japanese_is_caught():
+    # "構いません" is "it is fine": "使って構いません" permits; only "なくても構いません" (need not) says a negative
+    english = "Do not use external data such as weather or holiday calendars."
+    assert check_meaning(english, "天気・祝日カレンダーといった外部データは使わないでください。", "ja").passed
+    result = check_meaning(english, "天気・祝日カレンダーといった外部データを使って構いません。", "ja")
+    assert failed(result) and "negation" in result.detail, result.detail
+    assert check_meaning("You do not need to clip the predictions.", "予測値をクリップしなくても構いません。", "ja").passed
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
