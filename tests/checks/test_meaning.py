@@ -390,6 +390,19 @@ def test_a_prohibition_made_a_permission_in_japanese_is_caught():
     assert check_meaning("You do not need to clip the predictions.", "予測値をクリップしなくても構いません。", "ja").passed
 
 
+@pytest.mark.parametrize("language, not_only", [
+    ("kk", "RMSE-нің 5 фолд бойынша орташа мәні мен стандартты ауытқуын көрсетіңіз, тек ең жақсы фолдты емес."),
+    ("ja", "最良のフォールドだけでなく、5 つのフォールドにわたる RMSE の平均と標準偏差を報告してください。"),
+])
+def test_not_only_negates_nothing_so_it_excuses_no_lost_prohibition(language, not_only):
+    # "not only the best fold" read as a negation the translation added excused "Do not use" lost in another sentence
+    english = ("Report the mean and the standard deviation of RMSE across the 5 folds, not only the best fold. "
+               "Do not use external weather data.")
+    lost = {"kk": "Сыртқы ауа райы деректерін пайдаланыңыз.", "ja": "外部の気象データを使用してください。"}[language]
+    result = checked("meaning", english, f"{not_only} {lost}", language)
+    assert failed(result) and "has no negation" in result.detail, result.detail
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
