@@ -403,6 +403,16 @@ def test_not_only_negates_nothing_so_it_excuses_no_lost_prohibition(language, no
     assert failed(result) and "has no negation" in result.detail, result.detail
 
 
+def test_a_chinese_adjective_of_negative_sense_is_no_added_negation():
+    # "处理不当" (mishandled) is no negation the translation added, so it excuses no prohibition lost elsewhere
+    english = ("Forecast the mishandled-baggage rate for each airport. Do not use the `claims_filed` column: it leaks the "
+               "target.")
+    correct = "预测每个机场的行李处理不当率。请勿使用 `claims_filed` 列：它会泄露目标。"
+    assert checked("meaning", english, correct, "zh").passed
+    result = checked("meaning", english, correct.replace("请勿使用", "请使用"), "zh")
+    assert failed(result) and "has no negation" in result.detail, result.detail
+
+
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
     # the held-out set's cassava images: "below 256" said as "au moins 256" takes a "less" out of the whole text, so
     # the whole text says "less" as often as the English; the sentence's one direction word is reversed all the same
