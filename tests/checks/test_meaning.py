@@ -590,6 +590,11 @@ def test_every_target_has_its_word_file(language):
      "Валидацияны уақыт бойынша бөлінген фолдтарда жүргізіңіз, олардың ешқайсысы 4 аптадан қысқа емес."),
     ("ja", "`decision_date` is not a feature.", "`decision_date` は特徴量には使えず、分割を組むためだけのものです。"),
     ("ja", "Rows without an inspection have no target.", "未検査の行はターゲットを欠きます。"),
+    # a negated verbal noun, a noun with a negative prefix (calibration set 9d)
+    ("tr", "Predict the probability that the owner does not bring the animal.",
+     "Hayvan sahibinin hayvanı getirmeme olasılığını tahmin edin."),
+    ("ro", "Predict the probability that the owner does not bring the animal.",
+     "Calculați probabilitatea de neprezentare a proprietarului cu animalul."),
 ])
 def test_a_negation_said_another_way_passes(language, english, translation):
     assert check_meaning(english, translation, language, ["lang", "test_code", "test_name"]).passed
