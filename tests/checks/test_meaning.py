@@ -3,6 +3,7 @@ token and still says something else is caught, and the sentence and the words ar
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import pytest
@@ -315,102 +316,90 @@ def test_a_prohibition_lost_after_a_comma_and_is_caught(language, correct, broke
     assert failed(check_meaning(english, broken, language))
 
 
-@pytest.mark.parametrize("language, correct, broken", [
-    # calibration set 6b: "not a feature, so do not feed it" keeps the first negation and loses the prohibition
-    ("ru", "Столбец `tower_id` не является признаком, поэтому не подавайте его в модель.",
-     "Столбец `tower_id` не является признаком, поэтому подавайте его в модель."),
-    ("kk", "`tower_id` бағаны белгі емес, сондықтан оны модельге бермеңіз.",
-     "`tower_id` бағаны белгі емес, сондықтан оны модельге беріңіз."),
-    ("pl", "Kolumna `tower_id` nie jest cechą, więc nie podawaj jej modelowi.",
-     "Kolumna `tower_id` nie jest cechą, więc podawaj ją modelowi."),
-])
-def test_a_prohibition_lost_after_a_comma_so_is_caught(language, correct, broken):
-    # "so" and "because" after a comma open a clause, as "and" does
-    english = "The column `tower_id` is not a feature, so do not feed it to the model."
-    assert check_meaning(english, correct, language, ["tower_id"]).passed
-    result = check_meaning(english, broken, language, ["tower_id"])
-    assert failed(result) and "has no negation" in result.detail, result.detail
+# A lost negation the sentence hides, as a translation recasts it: (English, correct, broken, language, what the detail
+# says). The names are found by their backticks.
+RECAST = [
+    # calibration set 6b: "so" after a comma opens a clause, as "and" does; the first negation is kept
+    ("The column `tower_id` is not a feature, so do not feed it to the model.",
+     "Столбец `tower_id` не является признаком, поэтому не подавайте его в модель.",
+     "Столбец `tower_id` не является признаком, поэтому подавайте его в модель.", "ru", "has no negation"),
+    ("The column `tower_id` is not a feature, so do not feed it to the model.",
+     "`tower_id` бағаны белгі емес, сондықтан оны модельге бермеңіз.",
+     "`tower_id` бағаны белгі емес, сондықтан оны модельге беріңіз.", "kk", "has no negation"),
+    ("The column `tower_id` is not a feature, so do not feed it to the model.",
+     "Kolumna `tower_id` nie jest cechą, więc nie podawaj jej modelowi.",
+     "Kolumna `tower_id` nie jest cechą, więc podawaj ją modelowi.", "pl", "has no negation"),
+    # the sample's data card: "missing" is a negation without "not"; "filled" instead flips it
+    ("When `LotFrontage` is missing, fill it with the median of the houses in the same `Neighborhood`.",
+     "Если `LotFrontage` пропущен, подставьте медиану по домам того же `Neighborhood`.",
+     "Если `LotFrontage` заполнен, подставьте медиану по домам того же `Neighborhood`.", "ru", "negation"),
+    ("When `LotFrontage` is missing, fill it with the median of the houses in the same `Neighborhood`.",
+     "Quando `LotFrontage` manca, sostituiscilo con la mediana delle case dello stesso `Neighborhood`.",
+     "Quando `LotFrontage` è presente, sostituiscilo con la mediana delle case dello stesso `Neighborhood`.", "it",
+     "negation"),
+    ("When `LotFrontage` is missing, fill it with the median of the houses in the same `Neighborhood`.",
+     "当 `LotFrontage` 缺失时，用同一 `Neighborhood` 中房屋的中位数填充。",
+     "当 `LotFrontage` 存在时，用同一 `Neighborhood` 中房屋的中位数填充。", "zh", "negation"),
+    # the ninth calibration set: "never" as "always", the sentence's other negation kept
+    ("Do not use external wealth data, and never infer income from a postcode.",
+     "Не используйте внешние данные и никогда не выводите доход из почтового индекса.",
+     "Не используйте внешние данные и всегда выводите доход из почтового индекса.", "ru", "negation"),
+    ("The inspector's name is not a feature and must never be used.",
+     "Il nome dell'ispettore non è una feature e non deve mai essere usato.",
+     "Il nome dell'ispettore non è una feature e deve sempre essere usato.", "it", "negation"),
+    # "構いません" is "it is fine": "使って構いません" permits
+    ("Do not use external data such as weather or holiday calendars.",
+     "天気・祝日カレンダーといった外部データは使わないでください。",
+     "天気・祝日カレンダーといった外部データを使って構いません。", "ja", "negation"),
+]
 
 
-@pytest.mark.parametrize("language, correct, broken", [
-    ("ru", "Если `LotFrontage` пропущен, подставьте медиану по домам того же `Neighborhood`.",
-     "Если `LotFrontage` заполнен, подставьте медиану по домам того же `Neighborhood`."),
-    ("it", "Quando `LotFrontage` manca, sostituiscilo con la mediana delle case dello stesso `Neighborhood`.",
-     "Quando `LotFrontage` è presente, sostituiscilo con la mediana delle case dello stesso `Neighborhood`."),
-    ("zh", "当 `LotFrontage` 缺失时，用同一 `Neighborhood` 中房屋的中位数填充。",
-     "当 `LotFrontage` 存在时，用同一 `Neighborhood` 中房屋的中位数填充。"),
-])
-def test_an_absence_said_as_a_presence_is_a_lost_negation(language, correct, broken):
-    # the sample's data card: "missing" is a negation without "not"; the translation that says "filled" instead flips it
-    english = "When `LotFrontage` is missing, fill it with the median of the houses in the same `Neighborhood`."
-    names = ["LotFrontage", "Neighborhood"]
+@pytest.mark.parametrize("english, correct, broken, language, says", RECAST)
+def test_a_negation_lost_in_a_recast_sentence_is_caught(english, correct, broken, language, says):
+    names = re.findall(r"`([^`]+)`", english)
     assert check_meaning(english, correct, language, names).passed
     result = check_meaning(english, broken, language, names)
-    assert failed(result) and "negation" in result.detail, result.detail
+    assert failed(result) and says in result.detail, result.detail
 
 
-def test_a_leave_out_in_english_is_no_negation_the_translation_added():
-    # calibration set 7c: "Leave out these features:" as "Deja fuera estas variables:" negates on both sides, so the
-    # prohibition lost in the last sentence did not go there
-    english = "Leave out these features:\n- `income_verified_date`.\n\nThe submission must not contain more than one row."
-    correct = "Deja fuera estas variables:\n- `income_verified_date`.\n\nLa entrega no debe contener más de una fila."
-    broken = "Deja fuera estas variables:\n- `income_verified_date`.\n\nLa entrega debe contener más de una fila."
-    assert checked("meaning", english, correct, "es").passed
-    result = checked("meaning", english, broken, "es")
+# A word read as a negation the translation added excused a prohibition lost in another sentence: (English, correct or
+# None, broken, language), checked as a run checks them, on the sentences adequacy aligned.
+NOT_ADDED = [
+    # calibration set 7c: "Leave out these features:" as "Deja fuera estas variables:" negates on both sides
+    ("Leave out these features:\n- `income_verified_date`.\n\nThe submission must not contain more than one row.",
+     "Deja fuera estas variables:\n- `income_verified_date`.\n\nLa entrega no debe contener más de una fila.",
+     "Deja fuera estas variables:\n- `income_verified_date`.\n\nLa entrega debe contener más de una fila.", "es"),
+    # "not only the best fold" negates nothing
+    ("Report the mean and the standard deviation of RMSE across the 5 folds, not only the best fold. "
+     "Do not use external weather data.", None,
+     "RMSE-нің 5 фолд бойынша орташа мәні мен стандартты ауытқуын көрсетіңіз, тек ең жақсы фолдты емес. "
+     "Сыртқы ауа райы деректерін пайдаланыңыз.", "kk"),
+    ("Report the mean and the standard deviation of RMSE across the 5 folds, not only the best fold. "
+     "Do not use external weather data.", None,
+     "最良のフォールドだけでなく、5 つのフォールドにわたる RMSE の平均と標準偏差を報告してください。"
+     "外部の気象データを使用してください。", "ja"),
+    # "处理不当" (mishandled) is an adjective of negative sense, no added negation
+    ("Forecast the mishandled-baggage rate for each airport. Do not use the `claims_filed` column: it leaks the target.",
+     "预测每个机场的行李处理不当率。请勿使用 `claims_filed` 列：它会泄露目标。",
+     "预测每个机场的行李处理不当率。请使用 `claims_filed` 列：它会泄露目标。", "zh"),
+]
+
+
+@pytest.mark.parametrize("english, correct, broken, language", NOT_ADDED)
+def test_a_word_that_adds_no_negation_excuses_no_lost_prohibition(english, correct, broken, language):
+    if correct is not None:
+        assert checked("meaning", english, correct, language).passed
+    result = checked("meaning", english, broken, language)
     assert failed(result) and "has no negation" in result.detail, result.detail
 
 
-@pytest.mark.parametrize("language, correct, broken", [
-    # the ninth calibration set: "never infer" as "always infer", the sentence's other negation kept
-    ("ru", "Не используйте внешние данные и никогда не выводите доход из почтового индекса.",
-     "Не используйте внешние данные и всегда выводите доход из почтового индекса."),
-    ("it", "Il nome dell'ispettore non è una feature e non deve mai essere usato.",
-     "Il nome dell'ispettore non è una feature e deve sempre essere usato."),
-])
-def test_never_said_as_always_is_a_lost_negation(language, correct, broken):
-    english = "Do not use external wealth data, and never infer income from a postcode."
-    if language == "it":
-        english = "The inspector's name is not a feature and must never be used."
-    assert check_meaning(english, correct, language).passed
-    result = check_meaning(english, broken, language)
-    assert failed(result) and "negation" in result.detail, result.detail
-    # "never duplicated" as "always distinct", "never outside" as "always within": the same statement
+def test_a_negative_statement_said_positively_passes():
+    # "never provided" as "always hidden", "never outside" as "always within", "need not" as "なくても構いません"
     assert check_meaning("Personal data such as names and ages are never provided.",
                          "Персональные данные (например, имена и возраст) всегда скрыты.", "ru").passed
     assert check_meaning("The state of charge must never fall below 10% or rise above 95%.",
                          "充電状態は常に 10% 以上 95% 以下に保つこと。", "ja").passed
-
-
-def test_a_prohibition_made_a_permission_in_japanese_is_caught():
-    # "構いません" is "it is fine": "使って構いません" permits; only "なくても構いません" (need not) says a negative
-    english = "Do not use external data such as weather or holiday calendars."
-    assert check_meaning(english, "天気・祝日カレンダーといった外部データは使わないでください。", "ja").passed
-    result = check_meaning(english, "天気・祝日カレンダーといった外部データを使って構いません。", "ja")
-    assert failed(result) and "negation" in result.detail, result.detail
     assert check_meaning("You do not need to clip the predictions.", "予測値をクリップしなくても構いません。", "ja").passed
-
-
-@pytest.mark.parametrize("language, not_only", [
-    ("kk", "RMSE-нің 5 фолд бойынша орташа мәні мен стандартты ауытқуын көрсетіңіз, тек ең жақсы фолдты емес."),
-    ("ja", "最良のフォールドだけでなく、5 つのフォールドにわたる RMSE の平均と標準偏差を報告してください。"),
-])
-def test_not_only_negates_nothing_so_it_excuses_no_lost_prohibition(language, not_only):
-    # "not only the best fold" read as a negation the translation added excused "Do not use" lost in another sentence
-    english = ("Report the mean and the standard deviation of RMSE across the 5 folds, not only the best fold. "
-               "Do not use external weather data.")
-    lost = {"kk": "Сыртқы ауа райы деректерін пайдаланыңыз.", "ja": "外部の気象データを使用してください。"}[language]
-    result = checked("meaning", english, f"{not_only} {lost}", language)
-    assert failed(result) and "has no negation" in result.detail, result.detail
-
-
-def test_a_chinese_adjective_of_negative_sense_is_no_added_negation():
-    # "处理不当" (mishandled) is no negation the translation added, so it excuses no prohibition lost elsewhere
-    english = ("Forecast the mishandled-baggage rate for each airport. Do not use the `claims_filed` column: it leaks the "
-               "target.")
-    correct = "预测每个机场的行李处理不当率。请勿使用 `claims_filed` 列：它会泄露目标。"
-    assert checked("meaning", english, correct, "zh").passed
-    result = checked("meaning", english, correct.replace("请勿使用", "请使用"), "zh")
-    assert failed(result) and "has no negation" in result.detail, result.detail
 
 
 def test_a_reversed_direction_is_caught_though_the_whole_text_says_each_side_as_often():
