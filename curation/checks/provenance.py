@@ -40,12 +40,12 @@ def _markers(code: str) -> tuple[str, Senses] | None:
 
 def _marked(text: str, code: str, names: tuple[str, ...]) -> dict[str, bool]:
     """Each file named once in a sentence, and whether a marker says the data comes from it."""
-    side, words = _markers(code) or ("before", None)
+    side, words = _markers(code)  # source_swaps reads only languages that have markers
     masked = mask_identifiers(text, names)
     spans = list(masked.spans)
     lowered = lower(masked.text, code)
     reading = PLACEHOLDER.sub(lambda match: " " * len(match.group(0)), lowered)
-    finds = words.finds(reading) if words else []
+    finds = words.finds(reading)
     seen: dict[str, list[bool]] = {}
     for match in PLACEHOLDER.finditer(lowered):
         name = spans[int(match.group(1)) - 1]
