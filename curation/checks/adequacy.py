@@ -38,10 +38,11 @@ from collections.abc import Iterable, Sequence
 
 from curation.checks import tags
 from curation.checks.alignment import Link, align, remember, reordered
-from curation.checks.clauses import clause_problems, prose_size, without_each_clause
+from curation.checks.clauses import clause_problems, without_each_clause
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
+from curation.checks.glossary import Glossary
 from curation.checks.glue import absorbed, in_place, validated
-from curation.checks.prose import prose, quote
+from curation.checks.prose import prose, prose_size, quote
 from curation.checks.settling import ONE_TO_ONE_SPAN, TYPICAL_RATIO, borrowed, one_to_one, settled, settled_ends
 from curation.checks.units import Unit, clear_cache, units
 from curation.languages import parse_language
@@ -91,8 +92,10 @@ class _Texts:
 
     def __init__(self, language: str, english: Sequence[Unit], translated: Sequence[Unit],
                  settled: Sequence[Unit] = (), settled_english: Sequence[Unit] = (),
-                 borrowing: dict[int, int] | None = None) -> None:
+                 borrowing: dict[int, int] | None = None, glossary: Glossary | None = None) -> None:
         import numpy as np
+
+        self.glossary = glossary
 
         # units around these paired without embedding (settling.settled_ends): they count in the whole texts' lengths
         self.settled = (sum(unit.size + 1 for unit in settled), sum(unit.size + 1 for unit in settled_english))
@@ -111,7 +114,8 @@ class _Texts:
         wanted = self.e + self.t
         if name == "use":
             wanted += [f"{a} {b}" for a, b in zip(self.e, self.e[1:])] + [f"{a} {b}" for a, b in zip(self.t, self.t[1:])]
-            wanted += [rest for unit in self.t + self.e for rest in without_each_clause(unit)[1]]
+            wanted += [rest for unit in self.e for rest in without_each_clause(unit)[1]]
+            wanted += [rest for unit in self.t for rest in without_each_clause(unit, translated=True)[1]]
         # a translated unit settled in its place (e5: settling.borrowed) takes its English unit's vector
         borrowing = borrowing or {}
         lent = {self.t[j] for j in borrowing}
@@ -155,8 +159,10 @@ class _Texts:
         return abs(math.log(ratio_before / usual)) - abs(math.log(ratio_after / usual))
 
 
-def check_adequacy(source: str, translation: str, language: str, names: Iterable[str] = ()) -> CheckResult:
-    """No translated content without English content (added), no English content left untranslated (omitted)."""
+def check_adequacy(source: str, translation: str, language: str, names: Iterable[str] = (),
+                   glossary: Glossary | None = None) -> CheckResult:
+    """No translated content without English content (added), no English content left untranslated (omitted).
+    `glossary`: its terms, said in the translated sentence, tell an English clause the encoder misses as said."""
     if len(re.findall(r"[^\W\d_]+", source)) < MIN_SOURCE_WORDS:
         problem = tags.grown(prose(source, names), prose(translation, names), language)
         if problem:
@@ -179,7 +185,7 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     try:
         texts = _Texts(language, english[head:e_end], translated[head:t_end], [*translated[:head], *translated[t_end:]],
                        [*english[:head], *english[e_end:]],
-                       borrowed(settled_in_place, len(english) == len(translated), head, e_end, t_end))
+                       borrowed(settled_in_place, len(english) == len(translated), head, e_end, t_end), glossary)
         return _judge(texts, key, head, len(english), len(translated))
     except EncoderUnavailable as error:
         _warn_once(str(error))

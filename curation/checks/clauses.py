@@ -9,10 +9,12 @@ reading of one English text and one translation (its units, their vectors, the e
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from curation.checks.encoders import vectors
-from curation.checks.prose import prose, quote
+from curation.checks.glossary import Glossary, term_counts
+from curation.checks.prose import prose, prose_size, quote
 from curation.checks.senses import lower, relations, senses
 
 # Added clause: its (length fit) + 5 x (gain) passes CLAUSE_SCORE and it matches no English unit: invented clauses
@@ -34,16 +36,23 @@ OMITTED_MATCH = 0.45
 # correct ones).
 CLAUSE_HALF = {"use": 0.06}
 _CLAUSE_END = re.compile(r"(?<=[,;:،؛，；、：])\s*|\s+[—–]\s+|\s+\(|\)\s+")
+# A bracket that only glosses the term before it is part of that term's clause, not a clause of its own: in a
+# translation the term's English words ("la metrica è il richiamo (recall)", up to three words), in English its
+# acronym ("root mean squared error (RMSE)"). Cut off from its term, the English gloss made the rest of the sentence
+# read closer to the English, and the term's clause looked invented or omitted: 16 calibration false alarms
+# (2026-11-28), and the one omission this lost on the validation sets.
+_GLOSS = {True: re.compile(r"\s+\(([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,2})\)"),
+          False: re.compile(r"\s+\(([A-Z][A-Z0-9-]{1,7})\)")}
+_HELD = ("\x00", "\x01")  # a gloss's brackets while the unit is cut (no text holds these characters)
 
 
-def prose_size(text: str, names: Iterable[str] = ()) -> int:
-    """Characters of prose: what a translator writes anew (identifiers, numbers and punctuation left out)."""
-    return len(" ".join(re.sub(r"[\d\W_]+", " ", prose(text, names)).split()))
-
-
-def clauses(text: str) -> list[str]:
-    """A unit's clauses: its parts between commas, semicolons, colons, dashes and brackets."""
-    return [part.strip(" ,;:)(") for part in _CLAUSE_END.split(text) if part.strip(" ,;:)(")]
+def clauses(text: str, translated: bool = False, glosses: bool = True) -> list[str]:
+    """A unit's clauses: its parts between commas, semicolons, colons, dashes and brackets, a bracket that glosses a
+    term in the term's clause (`translated`: a unit of the translation, whose glosses are English words; not
+    `glosses`: every bracket cut off)."""
+    held = _GLOSS[translated].sub(lambda gloss: f"{_HELD[0]}{gloss.group(1)}{_HELD[1]}", text) if glosses else text
+    parts = (part.strip(" ,;:)(") for part in _CLAUSE_END.split(held))
+    return [part.replace(_HELD[0], " (").replace(_HELD[1], ")") for part in parts if part]
 
 
 def _worth_testing(clause: str) -> bool:
@@ -52,9 +61,9 @@ def _worth_testing(clause: str) -> bool:
     return cjk >= 4 or len(re.findall(r"[^\W\d_]+", clause)) >= 3
 
 
-def without_each_clause(plain: str) -> tuple[list[str], list[str]]:
+def without_each_clause(plain: str, translated: bool = False) -> tuple[list[str], list[str]]:
     """The clauses of a unit worth testing and, for each, the unit without it (none for a single clause)."""
-    parts = clauses(plain)
+    parts = clauses(plain, translated)
     if len(parts) < 2:
         return [], []
     chosen = [(i, part) for i, part in enumerate(parts) if _worth_testing(part)]
@@ -64,28 +73,34 @@ def without_each_clause(plain: str) -> tuple[list[str], list[str]]:
 def clause_match(texts, vector, indices: Sequence[int], translated: bool) -> float:
     """How well a unit's vector matches the closest clause of some units of one side (-1: no clause but the whole)."""
     plain = texts.t if translated else texts.e
-    found = [clause for i in indices for clause in clauses(plain[i])]
+    found = [clause for i in indices for clause in clauses(plain[i], translated)]
     if len(found) <= len(indices):
         return -1.0
     return float((vectors(texts.name, found) @ vector).max())
 
 
-def best_match(name: str, clause: str, units, others: Sequence[str]) -> float:
+def best_match(name: str, clause: str, units, others: Sequence[str], translated: bool) -> float:
     """How well a clause matches anything the other side says: any of its units, or a clause of the `others`
     ("单位均为平方英尺" is the English "all in square feet", a clause of a longer sentence; a clause the translator moved
-    into the next sentence)."""
-    parts = [part for other in others for part in clauses(other)]
+    into the next sentence). `translated`: the others are units of the translation, cut at every bracket: a clause
+    may be said in a bracket, a gloss among them."""
+    parts = [part for other in others for part in clauses(other, translated, glosses=False)]
     vector = vectors(name, [clause])[0]
     best = float((units @ vector).max())
     return max(best, float((vectors(name, parts) @ vector).max())) if parts else best
 
 
-def said_in_words(clause: str, its_sentence: Sequence, other_sentence: Sequence, code: str, english: bool = True) -> bool:
+def said_in_words(clause: str, its_sentence: Sequence, other_sentence: Sequence, code: str, english: bool = True,
+                  glossary: Glossary | None = None) -> bool:
     """Whether the other side's sentence says every concept word of a clause (a unit, a scale word, a negation, a
     bound: curation/checks/meaning_words/) as often as the clause's own sentence does. An English clause the encoder
     misses whose words are all in the translation was said, in words the encoder weighs differently ("in tonnes per
     hectare", "where higher is better" as "da massimizzare"); a translated clause that says nothing the English sentence
-    does not say as often invented nothing ("`english`: the clause is the English one, else the translation's)."""
+    does not say as often invented nothing ("`english`: the clause is the English one, else the translation's).
+
+    An English clause with glossary terms is said, too, when the translated sentence says its concept words and its
+    terms as often ("because it causes leakage" as "リークにつながるため"). Not the other way: an invented clause
+    repeats the sentence's terms as readily as a correct one ("proportional to their mean consumption")."""
     english_words, translated_words = senses("en"), senses(code)
     if english_words is None or translated_words is None:
         return False
@@ -93,11 +108,16 @@ def said_in_words(clause: str, its_sentence: Sequence, other_sentence: Sequence,
     own_code, other_code = ("en", code) if english else (code, "en")
     wanted = own.count(lower(prose(clause), own_code))
     del wanted[relations().clause]  # "and", "but" join clauses and say nothing ("esercente per esercente e settimana")
-    if not wanted:
+    own_text = " ".join(prose(unit.text) for unit in its_sentence)
+    other_text = " ".join(prose(unit.text) for unit in other_sentence)
+    said_own, said_other = own.count(lower(own_text, own_code)), other.count(lower(other_text, other_code))
+    if wanted and all(said_other[concept] >= said_own[concept] for concept in wanted):
+        return True
+    terms = term_counts(glossary, clause, "en") if english and glossary else Counter()
+    if not terms:
         return False
-    said_own = own.count(lower(" ".join(prose(unit.text) for unit in its_sentence), own_code))
-    said_other = other.count(lower(" ".join(prose(unit.text) for unit in other_sentence), other_code))
-    return all(said_other[concept] >= said_own[concept] for concept in wanted)
+    said_own, said_other = said_own + term_counts(glossary, own_text, "en"), said_other + term_counts(glossary, other_text, code)
+    return all(said_other[concept] >= said_own[concept] for concept in wanted + terms)
 
 
 def _near(plain: Sequence[str], indices: Sequence[int]) -> Sequence[str]:
@@ -114,7 +134,7 @@ def clause_problems(texts, link) -> list[str]:
     t_vector, s_vector = texts.vector(True, link.t), texts.vector(False, link.s)
     current = float(t_vector @ s_vector)
     problems = []
-    parts, rests = without_each_clause(t_text)
+    parts, rests = without_each_clause(t_text, translated=True)
     if parts:
         gains = vectors(name, rests) @ s_vector - current
         english_size = max(1, prose_size(s_text))
@@ -123,7 +143,7 @@ def clause_problems(texts, link) -> list[str]:
                   for rest, gain in zip(rests, gains)]
         best = max(range(len(scores)), key=lambda i: (scores[i] > CLAUSE_SCORE or gains[i] > CLAUSE_GAIN, scores[i]))
         invented = scores[best] > CLAUSE_SCORE or gains[best] > CLAUSE_GAIN
-        if (invented and best_match(name, parts[best], texts.vs, _near(texts.e, link.s)) < texts.cut
+        if (invented and best_match(name, parts[best], texts.vs, _near(texts.e, link.s), translated=False) < texts.cut
                 and not said_in_words(parts[best], [texts.translated[t] for t in link.t],
                                       [texts.english[s] for s in link.s], texts.code, english=False)):
             unit = texts.translated[link.t[0]]
@@ -133,9 +153,9 @@ def clause_problems(texts, link) -> list[str]:
     if parts:
         gains = vectors(name, rests) @ t_vector - current
         best = int(gains.argmax())
-        if (gains[best] > OMITTED_GAIN and best_match(name, parts[best], texts.vt, _near(texts.t, link.t)) < OMITTED_MATCH
+        if (gains[best] > OMITTED_GAIN and best_match(name, parts[best], texts.vt, _near(texts.t, link.t), translated=True) < OMITTED_MATCH
                 and not said_in_words(parts[best], [texts.english[s] for s in link.s],
-                                      [texts.translated[t] for t in link.t], texts.code)):
+                                      [texts.translated[t] for t in link.t], texts.code, glossary=texts.glossary)):
             unit = texts.english[link.s[0]]
             problems.append(f"omitted: English line {unit.line} clause {quote(parts[best], 40)} is not in the "
                             f"translation (the English matches it better without: +{float(gains[best]):.2f})")

@@ -174,6 +174,11 @@ def finds(glossary: Glossary, text: str, code: str, names: Iterable[str] = ()) -
     return found
 
 
+def term_counts(glossary: Glossary, text: str, code: str) -> Counter:
+    """How often a text says each glossary term."""
+    return _counts(finds(glossary, text, code))
+
+
 def _counts(found: list[Find]) -> Counter:
     counts: Counter = Counter()
     for find in found:

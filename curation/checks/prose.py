@@ -32,6 +32,11 @@ def prose(text: str, names: Iterable[str] = ()) -> str:
     return _prose(text, tuple(names))
 
 
+def prose_size(text: str, names: Iterable[str] = ()) -> int:
+    """Characters of prose: what a translator writes anew (identifiers, numbers and punctuation left out)."""
+    return len(" ".join(re.sub(r"[\d\W_]+", " ", prose(text, names)).split()))
+
+
 @lru_cache(maxsize=1024)
 def _prose(text: str, names: tuple[str, ...]) -> str:
     # Every check reads the prose of the same two texts: mask them once.

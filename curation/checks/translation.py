@@ -251,7 +251,11 @@ Check = Callable[[Pair], CheckResult]
 def _adequacy(pair: Pair) -> CheckResult:
     if not pair.settings.translate.adequacy:
         return CheckResult(name="adequacy", passed=True, detail="off ([translate] adequacy = false)")
-    return check_adequacy(pair.source, pair.translation, pair.language, pair.names)
+    try:
+        glossary = load_glossary(pair.settings.path("glossary"))
+    except GlossaryError:
+        glossary = None  # the terms check names the unreadable file; adequacy does without its terms
+    return check_adequacy(pair.source, pair.translation, pair.language, pair.names, glossary)
 
 
 def _meaning_check(name: str, check: Callable[[Pair], CheckResult]) -> Check:

@@ -9,10 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from curation.checks.clauses import prose_size
 from curation.checks.masking import PLACEHOLDER, mask_identifiers
 from curation.checks.numbers import NUMBER
-from curation.checks.prose import prose
+from curation.checks.prose import prose, prose_size
 from curation.checks.segments import blocks, sentences
 
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
