@@ -8,8 +8,8 @@ written by helpers that had not seen the checks), and the meaning calibration se
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
-checks (`--second-heldout` and `--third-heldout` read the second or the third held-out set instead; `--surface-heldout DIR[,DIR...]` and
-`--meaning-heldout DIR[,DIR...]` read any other folders).
+checks (`--second-heldout`, `--third-heldout` and `--fourth-heldout` read the second, third or fourth held-out set
+instead; `--surface-heldout DIR[,DIR...]` and `--meaning-heldout DIR[,DIR...]` read any other folders).
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
@@ -207,6 +207,8 @@ def main() -> None:
                              "_2d, tests/checks/natural/__init__.py)")
     parser.add_argument("--third-heldout", action="store_true",
                         help="the held-out side is the third held-out set (heldout_3a … _3c and meaning_heldout_3a … _3d)")
+    parser.add_argument("--fourth-heldout", action="store_true",
+                        help="the held-out side is the fourth held-out set (heldout_4a … _4c and meaning_heldout_4a … _4d)")
     parser.add_argument("--surface-heldout", default="heldout", metavar="DIR",
                         help="the surface held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/heldout)")
@@ -220,6 +222,9 @@ def main() -> None:
     if args.third_heldout:
         args.surface_heldout = ",".join(natural.HELDOUT_3_SURFACE)
         args.meaning_heldout = ",".join(natural.HELDOUT_3_MEANING)
+    if args.fourth_heldout:
+        args.surface_heldout = ",".join(natural.HELDOUT_4_SURFACE)
+        args.meaning_heldout = ",".join(natural.HELDOUT_4_MEANING)
     settings = Settings(root=ROOT)  # the repository's glossary.csv
     sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout, args.surface_heldout)}
     started = time.perf_counter()
