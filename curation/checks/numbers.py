@@ -4,7 +4,8 @@ Agents and graders read numbers literally, so a localized form counts as damaged
 42000, ١٢ for 12, 28×28 or 28 x 28 or a Cyrillic х for 28x28, 20.01.2011 for 2011-01-20. A number is counted,
 not just looked for: the translation must hold each one at least as often as the source. "At least", because a
 translation may add a harmless numeral (Japanese writes "one" as 1つ, "two files" as 2つ), and a number the
-source writes out as a word ("two files") is the translator's to render either way.
+source writes out as a word ("two files") is the translator's to render either way. A range ("2019-2021", "3-5") is
+its two ends: a translator joins them the language's way ("2019—2021", "от 3 до 5").
 
 Numbers inside protected spans (`pixel0`, F1, 10%) are the placeholders check's: they come back exactly.
 """
@@ -51,6 +52,16 @@ def _with_range_ends(found: Counter[str]) -> Counter[str]:
     return found + ends
 
 
+def _range_said(value: str, missing: int, wanted: Counter[str], found: Counter[str]) -> bool:
+    """Whether the translation says a range of the source ("2019-2021", "3-5") with both its ends, joined its own way:
+    "2019—2021", "2019 至 2021", "от 3 до 5". A date or a code joined by hyphens (2011-01-20, 2011-01) is no range: its
+    first part is not the smaller."""
+    ends = value.split("-")
+    if len(ends) != 2 or ends[1].startswith("0") or int(ends[0]) >= int(ends[1]):
+        return False
+    return all(found[end] >= wanted[end] + missing for end in ends)
+
+
 def _digits(text: str) -> str:
     return "".join(str(unicodedata.digit(char)) for char in text if unicodedata.digit(char, None) is not None)
 
@@ -72,7 +83,7 @@ def check_numbers(source: str, translation: str, names: Iterable[str] = ()) -> C
     translated = prose(translation, names)
     problems = []
     for value, count in wanted.items():
-        if found[value] >= count:
+        if found[value] >= count or _range_said(value, count - found[value], wanted, found):
             continue
         seen = f"{found[value]} time{'s' * (found[value] != 1)}"
         problem = f"{value} appears {seen}, the source has {count}"

@@ -49,3 +49,22 @@ def test_numbers_inside_identifiers_and_glued_to_letters():
     assert check_numbers("In 2011 and 2012.", "في عامي 2011 و2012.").passed
     assert check_numbers("Covers 2011.", "涵盖2011年。").passed
     assert not check_numbers("A date: 2011-01-20.", "Дата: 20.01.2011.").passed
+
+
+@pytest.mark.parametrize("source, translation", [
+    ("Use the years 2019-2021.", "使用 2019—2021 年的数据。"),
+    ("Deliveries take 3-5 days.", "Доставка занимает от 3 до 5 дней."),
+    ("Scores of 1-5 stars, 5 the best.", "Note de 1 à 5 étoiles, 5 étant la meilleure."),
+])
+def test_a_range_said_with_both_its_ends_joined_another_way_passes(source, translation):
+    assert check_numbers(source, translation).passed
+
+
+@pytest.mark.parametrize("source, translation", [
+    ("Use the years 2019-2021.", "使用 2019 年的数据。"),  # an end missing
+    ("Scores of 1-5 stars, 5 the best.", "Note de 1 à 5 étoiles, la meilleure."),  # the other 5 missing
+    ("Recorded on 2011-01-20.", "Enregistré le 20 01 2011."),  # a date is no range
+    ("In 2011-01.", "En 01 2011."),  # nor a month
+])
+def test_a_range_with_an_end_missing_and_a_date_split_are_still_caught(source, translation):
+    assert not check_numbers(source, translation).passed
