@@ -24,9 +24,11 @@ from curation.records import CheckResult
 NAME = "numbers"
 
 # A number as the source writes it: 2011, 0.5, 1,000, 28x28, 05:00, 2011-01-20, 3-5. Only ASCII digits: a
-# number in other digits (١٢, １２) is a different string. Not part of a word or identifier (F1, v2).
-NUMBER = re.compile(r"(?<![A-Za-z0-9_.,:\-])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+)*)"
-                     r"(?![0-9]|[.,:x\-][0-9])", re.ASCII)
+# number in other digits (١٢, １２) is a different string. Not part of a word or identifier (F1, v2), nor the second
+# part of a range or date (3-5, 2011-01-20); after a minus sign that follows no letter or digit (-0.5, -25 °C) it is a
+# number, its sign left to the translator's typography (−0.5).
+NUMBER = re.compile(r"(?:(?<![A-Za-z0-9_.,:\-])|(?<=^-)|(?<=[^A-Za-z0-9_.,:\-]-))"
+                    r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+)*)(?![0-9]|[.,:x\-][0-9])", re.ASCII)
 # Anything that may be a number written another way: digits of any script joined by one separator, a spaced
 # "x" (28 x 28) or a thin or plain space before a group of three (42 000).
 _LOOKALIKE = re.compile(r"\d+(?:(?:[.,:x×хХ'’/\-年月]|\s[x×хХ]\s|[ \u00a0\u202f](?=\d{3}(?!\d)))\d+)*")

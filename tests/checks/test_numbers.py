@@ -68,3 +68,11 @@ def test_a_range_said_with_both_its_ends_joined_another_way_passes(source, trans
 ])
 def test_a_range_with_an_end_missing_and_a_date_split_are_still_caught(source, translation):
     assert not check_numbers(source, translation).passed
+
+
+def test_a_negative_number_is_read_and_its_sign_may_be_a_typographic_minus():
+    source = "Temperatures range from -25 to 40 degrees."
+    assert not check_numbers(source, "Температура от 40 градусов.").passed  # -25 dropped
+    assert check_numbers(source, "Температура от −25 до 40 градусов.").passed  # U+2212 minus
+    assert check_numbers(source, "温度范围为-25至40度。").passed
+    assert check_numbers("Ranges: 3-5 and 2011-01-20.", "Диапазоны: 3-5 и 2011-01-20.").detail == "2 number(s) intact"
