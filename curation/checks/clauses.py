@@ -116,7 +116,8 @@ def said_in_words(clause: str, its_sentence: Sequence, other_sentence: Sequence,
     terms = term_counts(glossary, clause, "en") if english and glossary else Counter()
     if not terms:
         return False
-    said_own, said_other = said_own + term_counts(glossary, own_text, "en"), said_other + term_counts(glossary, other_text, code)
+    said_own += term_counts(glossary, own_text, "en")
+    said_other += term_counts(glossary, other_text, code)
     return all(said_other[concept] >= said_own[concept] for concept in wanted + terms)
 
 
@@ -153,7 +154,8 @@ def clause_problems(texts, link) -> list[str]:
     if parts:
         gains = vectors(name, rests) @ t_vector - current
         best = int(gains.argmax())
-        if (gains[best] > OMITTED_GAIN and best_match(name, parts[best], texts.vt, _near(texts.t, link.t), translated=True) < OMITTED_MATCH
+        if (gains[best] > OMITTED_GAIN
+                and best_match(name, parts[best], texts.vt, _near(texts.t, link.t), translated=True) < OMITTED_MATCH
                 and not said_in_words(parts[best], [texts.english[s] for s in link.s],
                                       [texts.translated[t] for t in link.t], texts.code, glossary=texts.glossary)):
             unit = texts.english[link.s[0]]
