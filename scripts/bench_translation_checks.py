@@ -112,7 +112,7 @@ def _translation_as_new(text: Text) -> None:
     its cost (e5 languages: 77-85 ms against 160-270 ms)."""
     name = encoder_name(text.language)
     if name:  # (a tag's were never embedded: forgetting them is nothing)
-        translated = english_side(text.translation, text.language, text.names)
+        translated = english_side(text.translation, text.language, text.names, translated=True)
         # e5's languages have the sentences USE is sure of paired by USE: its vectors of them go too
         for encoder in {name, "use"}:
             vectors.forget(encoder, translated)

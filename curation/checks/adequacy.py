@@ -76,15 +76,16 @@ def threshold(language: str) -> float:
     return THRESHOLDS.get(code, DEFAULT_THRESHOLD[encoder_name(code)])
 
 
-def english_side(source: str, language: str, names: Iterable[str] = ()) -> list[str]:
+def english_side(source: str, language: str, names: Iterable[str] = (), translated: bool = False) -> list[str]:
     """What the check embeds of an English text for a language's encoder: its units, each two adjacent units glued,
-    and (USE) each unit without each clause. A run embeds them once for every language and retry. Of a translation it
-    embeds the same (e5: at most), which a benchmark forgets to time the translation as new."""
+    and (USE) each unit without each clause. A run embeds them once for every language and retry. Of a translation
+    (`translated`: its clauses keep their English glosses) it embeds the same (e5: at most), which a benchmark forgets
+    to time the translation as new."""
     plain = [unit.plain for unit in units(source, names)]
     if encoder_name(language) != "use":
         return plain  # e5: glued units are estimated from their halves (_Texts.vector)
     return (plain + [f"{a} {b}" for a, b in zip(plain, plain[1:])]
-            + [rest for unit in plain for rest in without_each_clause(unit)[1]])
+            + [rest for unit in plain for rest in without_each_clause(unit, translated)[1]])
 
 
 class _Texts:
