@@ -351,6 +351,11 @@ RECAST = [
     ("Do not use external data such as weather or holiday calendars.",
      "天気・祝日カレンダーといった外部データは使わないでください。",
      "天気・祝日カレンダーといった外部データを使って構いません。", "ja", "negation"),
+    # Turkish says "later" and "earlier" with the copula: "daha sonradır" ("never earlier" as "always the same day or
+    # later" is the same statement; "always earlier" lost the negation)
+    ("`report_date` is never earlier than `loss_date`.",
+     "`report_date` her zaman `loss_date` ile aynı gün ya da daha sonradır.",
+     "`report_date` her zaman `loss_date` değerinden öncedir.", "tr", "negation"),
 ]
 
 
