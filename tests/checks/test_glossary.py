@@ -286,6 +286,10 @@ def test_the_task_said_for_its_model_is_no_swap_but_another_metric_inside_a_metr
     source = "Train a regression model on the busy-hour features."
     assert check_terms(GLOSSARY, source, "Обучите регрессию на признаках часа наибольшей нагрузки.", "ru").passed
     assert not check_terms(GLOSSARY, source, "Обучите классификатор на признаках часа наибольшей нагрузки.", "ru").passed
+    # and the model said for its task: "a regression model" for "regression" (eighth calibration set)
+    task = "This is a regression problem on the fare."
+    assert check_terms(GLOSSARY, task, "هذه مسألة يُبنى لها نموذج الانحدار على الأجرة.", "ar").passed
+    assert not check_terms(GLOSSARY, task, "هذه مسألة تصنيف على الأجرة.", "ar").passed
     # "root mean squared error" holds "mean squared error", but that is another metric
     result = check_terms(GLOSSARY, "The metric is the root mean squared error.", "La métrica es el error cuadrático medio.",
                          "es")
