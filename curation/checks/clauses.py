@@ -79,12 +79,12 @@ def clause_match(texts, vector, indices: Sequence[int], translated: bool) -> flo
     return float((vectors(texts.name, found) @ vector).max())
 
 
-def best_match(name: str, clause: str, units, others: Sequence[str], translated: bool) -> float:
+def best_match(name: str, clause: str, units, others: Sequence[str]) -> float:
     """How well a clause matches anything the other side says: any of its units, or a clause of the `others`
     ("单位均为平方英尺" is the English "all in square feet", a clause of a longer sentence; a clause the translator moved
-    into the next sentence). `translated`: the others are units of the translation, cut at every bracket: a clause
-    may be said in a bracket, a gloss among them."""
-    parts = [part for other in others for part in clauses(other, translated, glosses=False)]
+    into the next sentence). The others are cut at every bracket: a clause may be said in a bracket, a gloss among
+    them."""
+    parts = [part for other in others for part in clauses(other, glosses=False)]
     vector = vectors(name, [clause])[0]
     best = float((units @ vector).max())
     return max(best, float((vectors(name, parts) @ vector).max())) if parts else best
@@ -144,7 +144,7 @@ def clause_problems(texts, link) -> list[str]:
                   for rest, gain in zip(rests, gains)]
         best = max(range(len(scores)), key=lambda i: (scores[i] > CLAUSE_SCORE or gains[i] > CLAUSE_GAIN, scores[i]))
         invented = scores[best] > CLAUSE_SCORE or gains[best] > CLAUSE_GAIN
-        if (invented and best_match(name, parts[best], texts.vs, _near(texts.e, link.s), translated=False) < texts.cut
+        if (invented and best_match(name, parts[best], texts.vs, _near(texts.e, link.s)) < texts.cut
                 and not said_in_words(parts[best], [texts.translated[t] for t in link.t],
                                       [texts.english[s] for s in link.s], texts.code, english=False)):
             unit = texts.translated[link.t[0]]
@@ -154,8 +154,7 @@ def clause_problems(texts, link) -> list[str]:
     if parts:
         gains = vectors(name, rests) @ t_vector - current
         best = int(gains.argmax())
-        if (gains[best] > OMITTED_GAIN
-                and best_match(name, parts[best], texts.vt, _near(texts.t, link.t), translated=True) < OMITTED_MATCH
+        if (gains[best] > OMITTED_GAIN and best_match(name, parts[best], texts.vt, _near(texts.t, link.t)) < OMITTED_MATCH
                 and not said_in_words(parts[best], [texts.english[s] for s in link.s],
                                       [texts.translated[t] for t in link.t], texts.code, glossary=texts.glossary)):
             unit = texts.english[link.s[0]]
