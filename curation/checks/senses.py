@@ -45,6 +45,7 @@ class Relations:
     bounds: dict[str, str] = field(default_factory=dict)  # a bound -> the side of `amount` it says under negation
     only: str = "only"  # the restricting one of `instead`
     kept: str = "kept"  # "were kept" for "were not removed"
+    ensure: str = "ensure"  # "make sure it is in" for "do not omit it"
     always: str = "always"  # "always" for "never": a flip where a negation is lost
     range: str = "between"  # "between 10% and 95%" for "never below 10% or above 95%"
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -63,6 +64,7 @@ def relations() -> Relations:
                      instead=tuple(data["negation"].get("instead", ())),
                      bounds=dict(data["negation"].get("bounds", {})),
                      only=data["negation"].get("only", "only"), kept=data["negation"].get("kept", "kept"),
+                     ensure=data["negation"].get("ensure", "ensure"),
                      always=data["negation"].get("always", "always"),
                      range=data["negation"].get("range", "between"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},
