@@ -171,6 +171,8 @@ def test_numbers_written_the_language_s_way_still_fit_their_english_sentences(la
 @pytest.mark.parametrize("natural_set, index, language, words", [
     ("meaning_calibration_4c", 122, "it", ", da massimizzare"),  # "where higher is better"
     ("meaning_calibration_5a", 147, "ja", "、千個/ミリリットル"),  # "in thousands of cells per millilitre"
+    ("meaning_calibration_4a", 111, "zh", "非常少见，"),  # "Positive rows are rare"
+    ("calibration_5d", 68, "tr", "Kaçaklar seyrektir: "),  # "Leaks are rare"
 ])
 def test_a_clause_whose_words_the_translation_says_is_not_omitted_and_without_them_it_is(natural_set, index, language,
                                                                                        words):
