@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from curation.checks.adequacy import check_adequacy
-from curation.checks.glossary import GlossaryError, check_terms, english_loans, load_glossary
+from curation.checks.glossary import Glossary, GlossaryError, check_terms, english_loans, load_glossary
 from curation.checks.meaning import check_meaning
 from curation.checks.roles import check_roles
 from curation.checks.han import traditional
@@ -74,13 +74,19 @@ class Pair:
         return self.names + proper_names(self.source, self.names)
 
     @cached_property
+    def glossary(self) -> Glossary | None:
+        """The project's glossary, read once for all the checks of a pair; None when it does not read (the terms check
+        says what is wrong with the file, the others do without it)."""
+        try:
+            return load_glossary(self.settings.path("glossary"))
+        except GlossaryError:
+            return None
+
+    @cached_property
     def loans(self) -> frozenset[str]:
         """The English forms of the glossary terms the English says, which the script and language checks both let
-        stand ("std"); none when the glossary does not read (the terms check says what is wrong with the file)."""
-        try:
-            return english_loans(load_glossary(self.settings.path("glossary")), self.source)
-        except GlossaryError:
-            return frozenset()
+        stand ("std"); none without a glossary."""
+        return english_loans(self.glossary, self.source) if self.glossary else frozenset()
 
 
 # -- length ----------------------------------------------------------------------------------------
@@ -251,11 +257,7 @@ Check = Callable[[Pair], CheckResult]
 def _adequacy(pair: Pair) -> CheckResult:
     if not pair.settings.translate.adequacy:
         return CheckResult(name="adequacy", passed=True, detail="off ([translate] adequacy = false)")
-    try:
-        glossary = load_glossary(pair.settings.path("glossary"))
-    except GlossaryError:
-        glossary = None  # the terms check names the unreadable file; adequacy does without its terms
-    return check_adequacy(pair.source, pair.translation, pair.language, pair.names, glossary)
+    return check_adequacy(pair.source, pair.translation, pair.language, pair.names, pair.glossary)
 
 
 def _meaning_check(name: str, check: Callable[[Pair], CheckResult]) -> Check:
