@@ -202,14 +202,16 @@ def _said(found: list[Find], term: str) -> str:
     return ", ".join(repr(word) for word in dict.fromkeys(find.text for find in found if term in find.concepts))
 
 
-def _narrower(term: Entry, other: Entry) -> bool:
-    """Whether the term is the other's model ("regression model" for "regression"): saying the task for its model
-    ("используйте регрессию" for "use a regression model") swaps nothing, nor the model for its task ("نموذج الانحدار",
-    a regression model, for "regression"). Only "model": "root mean squared error" holds "mean squared error", another
-    metric."""
-    broader = [form.casefold() for form in other.forms.get("en", ()) if not form.startswith("re:")]
-    return any(form.casefold() in (f"{inner} model", f"{inner} models") for form in term.forms.get("en", ())
-               for inner in broader)
+def _task_and_model(term: Entry, other: Entry) -> bool:
+    """Whether one of the two terms is the other's model ("regression model" and "regression"): saying the task for
+    its model ("используйте регрессию" for "use a regression model") swaps nothing, nor the model for its task
+    ("نموذج الانحدار", a regression model, for "regression"). Only "model": "root mean squared error" holds "mean
+    squared error", another metric."""
+    def model_of(narrow: Entry, broad: Entry) -> bool:
+        broader = [form.casefold() for form in broad.forms.get("en", ()) if not form.startswith("re:")]
+        return any(form.casefold() in (f"{inner} model", f"{inner} models") for form in narrow.forms.get("en", ())
+                   for inner in broader)
+    return model_of(term, other) or model_of(other, term)
 
 
 def check_terms(glossary: Glossary, source: str, translation: str, language: str,
@@ -237,7 +239,7 @@ def check_terms(glossary: Glossary, source: str, translation: str, language: str
         apart = Counter(other for find in translated for other in find.concepts
                         if not any(e[concept] for concept in find.concepts - {other}))
         others = [other for other in t if other != term and terms[other].group == group and apart[other] > e[other]
-                  and not _narrower(terms[term], terms[other]) and not _narrower(terms[other], terms[term])]
+                  and not _task_and_model(terms[term], terms[other])]
         for other in others:
             if t[term]:  # one of two mentions swapped ("the recall of each class, and the recall of the minority")
                 problems.append(f"term: the English says {_said(english, term)} ({term}) {_times(count)}, the "
