@@ -108,12 +108,14 @@ def said_in_words(clause: str, its_sentence: Sequence, other_sentence: Sequence,
     own_code, other_code = ("en", code) if english else (code, "en")
     wanted = own.count(lower(prose(clause), own_code))
     del wanted[relations().clause]  # "and", "but" join clauses and say nothing ("esercente per esercente e settimana")
+    terms = term_counts(glossary, clause, "en") if english and glossary else Counter()
+    if not wanted and not terms:
+        return False
     own_text = " ".join(prose(unit.text) for unit in its_sentence)
     other_text = " ".join(prose(unit.text) for unit in other_sentence)
     said_own, said_other = own.count(lower(own_text, own_code)), other.count(lower(other_text, other_code))
     if wanted and all(said_other[concept] >= said_own[concept] for concept in wanted):
         return True
-    terms = term_counts(glossary, clause, "en") if english and glossary else Counter()
     if not terms:
         return False
     said_own += term_counts(glossary, own_text, "en")
