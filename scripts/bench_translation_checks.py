@@ -8,8 +8,7 @@ written by helpers that had not seen the checks), and the meaning calibration se
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
-checks (`--second-heldout`, `--third-heldout` and `--fourth-heldout` read the second, third or fourth held-out set
-instead; `--surface-heldout DIR[,DIR...]` and `--meaning-heldout DIR[,DIR...]` read any other folders).
+checks (`--second-heldout` … `--fifth-heldout` read the second to fifth held-out set instead; `--surface-heldout DIR[,DIR...]` and `--meaning-heldout DIR[,DIR...]` read any other folders).
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
@@ -202,13 +201,10 @@ def main() -> None:
     parser.add_argument("--apart", action="store_true",
                         help="also a table for each meaning set (the second calibration set's four folders as one) and for "
                              "the third surface calibration set (calibration_3a … _3d as one)")
-    parser.add_argument("--second-heldout", action="store_true",
-                        help="the held-out side is the second held-out set (heldout_2a … _2c and meaning_heldout_2a … "
-                             "_2d, tests/checks/natural/__init__.py)")
-    parser.add_argument("--third-heldout", action="store_true",
-                        help="the held-out side is the third held-out set (heldout_3a … _3c and meaning_heldout_3a … _3d)")
-    parser.add_argument("--fourth-heldout", action="store_true",
-                        help="the held-out side is the fourth held-out set (heldout_4a … _4c and meaning_heldout_4a … _4d)")
+    for ordinal, (surface, meaning) in natural.HELDOUT_SETS.items():
+        parser.add_argument(f"--{ordinal}-heldout", action="store_true",
+                            help=f"the held-out side is the {ordinal} held-out set ({surface[0]} … and {meaning[0]} …, "
+                                 "tests/checks/natural/__init__.py)")
     parser.add_argument("--surface-heldout", default="heldout", metavar="DIR",
                         help="the surface held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/heldout)")
@@ -216,15 +212,9 @@ def main() -> None:
                         help="the meaning held-out set's folders, separated by commas (default: "
                              "tests/checks/natural/meaning_heldout)")
     args = parser.parse_args()
-    if args.second_heldout:
-        args.surface_heldout = ",".join(natural.HELDOUT_2_SURFACE)
-        args.meaning_heldout = ",".join(natural.HELDOUT_2_MEANING)
-    if args.third_heldout:
-        args.surface_heldout = ",".join(natural.HELDOUT_3_SURFACE)
-        args.meaning_heldout = ",".join(natural.HELDOUT_3_MEANING)
-    if args.fourth_heldout:
-        args.surface_heldout = ",".join(natural.HELDOUT_4_SURFACE)
-        args.meaning_heldout = ",".join(natural.HELDOUT_4_MEANING)
+    for ordinal, (surface, meaning) in natural.HELDOUT_SETS.items():
+        if getattr(args, f"{ordinal}_heldout"):
+            args.surface_heldout, args.meaning_heldout = ",".join(surface), ",".join(meaning)
     settings = Settings(root=ROOT)  # the repository's glossary.csv
     sides = {"calibration": calibration, "heldout": lambda: heldout(args.meaning_heldout, args.surface_heldout)}
     started = time.perf_counter()
