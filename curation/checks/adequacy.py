@@ -17,6 +17,9 @@ sentences into one, split one in two and reorder clauses (curation/checks/alignm
   clause of its sentence or of the next or previous one, says, is added ("…, the data is on Kaggle"); a clause of the
   English whose removal brings the English much closer to the translation and that no translated unit or nearby
   clause says is omitted (curation/checks/clauses.py);
+- in a pair (USE languages only, settled pairs too), a condition or scope phrase of the English ("for each store",
+  "unless it is in English") the translated sentence reads closer to the English without than with is left out
+  (curation/checks/scopes.py);
 - under e5 (whole sentences only, at a millisecond a token), a translated unit with its English one's identifiers
   and numbers and a fitting length, or one USE (a millisecond a sentence) pairs with it beyond doubt, is that English
   one in its place: a translation whose every unit is so is paired one to one without e5; in one that is not, such
@@ -37,12 +40,13 @@ import re
 from collections.abc import Iterable, Sequence
 
 from curation.checks import tags
-from curation.checks.alignment import Link, align, remember, reordered
+from curation.checks.alignment import Link, align, recalled, remember, reordered
 from curation.checks.clauses import clause_problems, without_each_clause
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
 from curation.checks.glossary import Glossary
 from curation.checks.glue import absorbed, in_place, validated
 from curation.checks.prose import prose, prose_size, quote
+from curation.checks.scopes import left_out
 from curation.checks.settling import ONE_TO_ONE_SPAN, TYPICAL_RATIO, borrowed, one_to_one, settled, settled_ends
 from curation.checks.units import Unit, clear_cache, units
 from curation.languages import parse_language
@@ -175,6 +179,22 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
     if not english or not translated:
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")
     key = (source, translation, language, tuple(names))
+    result = _aligned(key, english, translated, language, glossary)
+    if encoder_name(language) != "use" or not (links := recalled(key)):
+        return result
+    try:
+        dropped = left_out(english, translated, links, translation, parse_language(language).code, glossary)
+    except EncoderUnavailable:
+        return result
+    if not dropped:
+        return result
+    detail = "; ".join(([result.detail] if not result.passed else []) + dropped)
+    return CheckResult(name=NAME, passed=False, detail=detail)
+
+
+def _aligned(key: tuple, english: Sequence[Unit], translated: Sequence[Unit], language: str,
+             glossary: Glossary | None) -> CheckResult:
+    """Align the units (remembered under `key` for the meaning checks) and name what is added or omitted."""
     if one_to_one(english, translated, language):  # by structure alone: USE is not asked either
         return _line_for_line(key, len(english), "with its identifiers and numbers and a fitting length")
     settled_in_place = settled(english, translated, language)
