@@ -96,8 +96,20 @@ def _length(detail: str, subject: str) -> str:
     return "much shorter or longer than the English: something may be missing or added"
 
 
+_Q = r"(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"  # a quoted text as repr() writes it
+_LEFT_OUT = re.compile(rf"condition: line (?P<line>\d+) {_Q} leaves out (?P<phrase>{_Q}) of English line")
+
+
 def _adequacy(detail: str) -> str:
     added, omitted = "added:" in detail, "omitted:" in detail
+    # a condition phrase the translated sentence reads without (curation/checks/scopes.py), named with its words
+    left_out = [f"a condition seems left out: the English says {match['phrase']}, the translation (line "
+                f"{match['line']}) seems to say nothing for it" for match in _LEFT_OUT.finditer(detail)]
+    unaligned = [_unaligned(added, omitted)] if added or omitted or not left_out else []
+    return "; ".join(dict.fromkeys(unaligned + left_out))
+
+
+def _unaligned(added: bool, omitted: bool) -> str:
     if added and not omitted:
         return "a sentence or part of one seems to say something the English does not"
     if omitted and not added:
@@ -105,7 +117,6 @@ def _adequacy(detail: str) -> str:
     return "a sentence seems to be missing, or something added, compared with the English"
 
 
-_Q = r"(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"  # a quoted text as repr() writes it
 _WORDS = rf"{_Q}(?:, {_Q})*"
 _SAYS = re.compile(rf"^(?P<kind>\w+): line (?P<line>\d+) {_Q} says (?P<said>{_WORDS}) \([\w, ]+\) where English line "
                    rf"\d+ {_Q} says (?P<english>{_WORDS})")

@@ -83,6 +83,15 @@ def test_adequacy_says_missing_or_added():
                                                                          "sentence (closest 0.1, needs 0.4)", "kk")
 
 
+def test_a_condition_left_out_names_its_english_words_and_the_line():
+    detail = ("condition: line 3 'Не учитывайте текстовые заметки.' leaves out 'unless they are written in English' of "
+              "English line 3 (it reads closer to the English without it: +0.19)")
+    assert explain("adequacy", detail, "ru") == ("a condition seems left out: the English says 'unless they are written "
+                                                 "in English', the translation (line 3) seems to say nothing for it")
+    both = "omitted: English line 1 'Use 0.5.' is not in the translation (closest 0.20, needs 0.45); " + detail
+    assert explain("adequacy", both, "ru").startswith("a sentence of the English seems to be missing; a condition seems")
+
+
 def test_a_refusal_speaks_of_your_version():
     said = refusal([CheckResult(name="placeholders", passed=False,
                                 detail="'`Survived`' appears 2 times, the source has 1")], "kk")
