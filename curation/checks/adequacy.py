@@ -166,7 +166,8 @@ class _Texts:
 
 def check_adequacy(source: str, translation: str, language: str, names: Iterable[str] = (),
                    glossary: Glossary | None = None) -> CheckResult:
-    """No translated content without English content (added), no English content left untranslated (omitted).
+    """No translated content without English content (added), no English content left untranslated (omitted), and
+    (USE languages) no condition of an English sentence left out of its translation (curation/checks/scopes.py).
     `glossary`: its terms, said in the translated sentence, tell an English clause the encoder misses as said."""
     if len(re.findall(r"[^\W\d_]+", source)) < MIN_SOURCE_WORDS:
         problem = tags.grown(prose(source, names), prose(translation, names), language)

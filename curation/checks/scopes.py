@@ -69,15 +69,19 @@ def left_out(english: Sequence, translated: Sequence, links: Sequence, translati
              glossary: Glossary | None = None) -> list[str]:
     """The condition phrases the linked translated sentences read without (English and translated units, adequacy's
     links between them; `translation`: the whole translated text, `code` its language)."""
-    problems = []
+    asked = []  # (link, its English, its translation, the candidate phrases and the English without each)
     for link in links:
-        if not (link.s and link.t):
-            continue
-        e_text = " ".join(english[i].plain for i in link.s)
-        t_text = " ".join(translated[i].plain for i in link.t)
-        candidates = [(phrase, rest) for phrase, rest in scope_phrases(e_text) if not _named_in(phrase, translation)]
-        if not candidates:
-            continue
+        if link.s and link.t:
+            e_text = " ".join(english[i].plain for i in link.s)
+            candidates = [(phrase, rest) for phrase, rest in scope_phrases(e_text)
+                          if not _named_in(phrase, translation)]
+            if candidates:
+                asked.append((link, e_text, " ".join(translated[i].plain for i in link.t), candidates))
+    # one encoder call for the whole text (each call has a cost of its own)
+    vectors.prefetch("use", [text for _, e_text, t_text, candidates in asked
+                             for text in (t_text, e_text, *(rest for _, rest in candidates))])
+    problems = []
+    for link, e_text, t_text, candidates in asked:
         found = vectors("use", [t_text, e_text, *(rest for _, rest in candidates)])
         gains = found[2:] @ found[0] - float(found[0] @ found[1])
         best = int(gains.argmax())
@@ -87,9 +91,9 @@ def left_out(english: Sequence, translated: Sequence, links: Sequence, translati
                                                       [translated[i] for i in link.t], code, glossary=glossary):
             continue
         unit = translated[link.t[0]]
-        problems.append(f"condition: line {unit.line} {quote(unit.text, 40)} leaves out {quote(candidates[best][0], 50)} "
-                        f"of English line {english[link.s[0]].line} (it reads closer to the English without it: "
-                        f"+{float(gains[best]):.2f})")
+        problems.append(f"condition: line {unit.line} {quote(unit.text, 40)} leaves out "
+                        f"{quote(candidates[best][0], 50)} of English line {english[link.s[0]].line} (it reads closer "
+                        f"to the English without it: +{float(gains[best]):.2f})")
     return problems
 
 

@@ -8,8 +8,8 @@ from curation.checks.scopes import scope_phrases
 
 
 def test_a_phrase_runs_from_its_condition_word_to_the_clause_end_or_the_next_join():
-    phrases = [phrase for phrase, _ in scope_phrases(
-        "Forecast the sales for each store and item over the next 28 days; ignore the notes unless they are in English.")]
+    phrases = [phrase for phrase, _ in scope_phrases("Forecast the sales for each store and item over the next 28 "
+                                                     "days; ignore the notes unless they are in English.")]
     assert phrases == ["for each store", "for each store and item over the next 28 days", "unless they are in English"]
 
 
