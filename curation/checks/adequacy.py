@@ -17,7 +17,7 @@ sentences into one, split one in two and reorder clauses (curation/checks/alignm
   clause of its sentence or of the next or previous one, says, is added ("…, the data is on Kaggle"); a clause of the
   English whose removal brings the English much closer to the translation and that no translated unit or nearby
   clause says is omitted (curation/checks/clauses.py);
-- in a pair (USE languages only, settled pairs too), a condition or scope phrase of the English ("for each store",
+- in a pair (under e5 only a sentence embedded above), a condition or scope phrase of the English ("for each store",
   "unless it is in English") the translated sentence reads closer to the English without than with is left out
   (curation/checks/scopes.py);
 - under e5 (whole sentences only, at a millisecond a token), a translated unit with its English one's identifiers
@@ -167,7 +167,7 @@ class _Texts:
 def check_adequacy(source: str, translation: str, language: str, names: Iterable[str] = (),
                    glossary: Glossary | None = None) -> CheckResult:
     """No translated content without English content (added), no English content left untranslated (omitted), and
-    (USE languages) no condition of an English sentence left out of its translation (curation/checks/scopes.py).
+    no condition of an English sentence left out of its translation (curation/checks/scopes.py).
     `glossary`: its terms, said in the translated sentence, tell an English clause the encoder misses as said."""
     if len(re.findall(r"[^\W\d_]+", source)) < MIN_SOURCE_WORDS:
         problem = tags.grown(prose(source, names), prose(translation, names), language)
@@ -181,10 +181,11 @@ def check_adequacy(source: str, translation: str, language: str, names: Iterable
         return CheckResult(name=NAME, passed=True, detail="no sentences to align (the other checks judge this text)")
     key = (source, translation, language, tuple(names))
     result = _aligned(key, english, translated, language, glossary)
-    if encoder_name(language) != "use" or not (links := recalled(key)):
+    if not (links := recalled(key)):
         return result
     try:
-        dropped = left_out(english, translated, links, translation, parse_language(language).code, glossary)
+        dropped = left_out(english, translated, links, translation, parse_language(language).code,
+                           encoder_name(language), glossary)
     except EncoderUnavailable:
         return result
     if not dropped:

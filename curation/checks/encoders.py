@@ -112,6 +112,10 @@ class Vectors:
             while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
 
+    def has(self, name: str, text: str) -> bool:
+        """Whether the text's vector is cached (a check may use what another one paid for, and nothing more)."""
+        return (name, text) in self._cache
+
     def __call__(self, name: str, texts: Sequence[str]):
         """Unit-length vectors of the texts, one row each."""
         import numpy as np

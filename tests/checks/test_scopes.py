@@ -34,6 +34,16 @@ DROPPED = [
     ("Count the visits excluding those cancelled by the clinic. Submit one row per patient.",
      "Contate le visite escludendo quelle annullate dalla clinica. Inviate una riga per paziente.",
      "Contate le visite. Inviate una riga per paziente.", "it", "excluding those cancelled by the clinic"),
+    # under e5 (be, kk, ro): a sentence the alignment embedded, being too short to be settled in its place
+    ("Count the visits excluding those cancelled by the clinic. Submit one row per patient.",
+     "Numărați vizitele, excluzându-le pe cele anulate de clinică. Trimiteți un rând pentru fiecare pacient.",
+     "Numărați vizitele. Trimiteți un rând pentru fiecare pacient.", "ro", "excluding those cancelled by the clinic"),
+    ("Ignore the free-text notes unless they are written in English. Score the submissions with macro F1, where "
+     "higher is better.",
+     "Не ўлічвайце тэкставыя нататкі, калі толькі яны не напісаныя па-англійску. Рашэнні ацэньваюцца па macro F1: "
+     "чым вышэй, тым лепш.",
+     "Не ўлічвайце тэкставыя нататкі. Рашэнні ацэньваюцца па macro F1: чым вышэй, тым лепш.", "be",
+     "unless they are written in English"),
 ]
 
 
