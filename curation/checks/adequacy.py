@@ -88,8 +88,9 @@ def english_side(source: str, language: str, names: Iterable[str] = (), translat
     plain = [unit.plain for unit in units(source, names)]
     if encoder_name(language) != "use":
         return plain  # e5: glued units are estimated from their halves (_Texts.vector)
+    code = parse_language(language).code
     return (plain + [f"{a} {b}" for a, b in zip(plain, plain[1:])]
-            + [rest for unit in plain for rest in without_each_clause(unit, translated)[1]])
+            + [rest for unit in plain for rest in without_each_clause(unit, translated, code)[1]])
 
 
 class _Texts:
@@ -120,7 +121,7 @@ class _Texts:
         if name == "use":
             wanted += [f"{a} {b}" for a, b in zip(self.e, self.e[1:])] + [f"{a} {b}" for a, b in zip(self.t, self.t[1:])]
             wanted += [rest for unit in self.e for rest in without_each_clause(unit)[1]]
-            wanted += [rest for unit in self.t for rest in without_each_clause(unit, translated=True)[1]]
+            wanted += [rest for unit in self.t for rest in without_each_clause(unit, translated=True, code=code)[1]]
         # a translated unit settled in its place (e5: settling.borrowed) takes its English unit's vector
         borrowing = borrowing or {}
         lent = {self.t[j] for j in borrowing}

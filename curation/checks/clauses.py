@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from curation.checks.encoders import vectors
 from curation.checks.glossary import Glossary, term_counts
+from curation.checks.lexicon import lexicon
 from curation.checks.prose import prose, prose_size, quote
 from curation.checks.senses import lower, relations, senses
 
@@ -55,18 +56,23 @@ def clauses(text: str, translated: bool = False, glosses: bool = True) -> list[s
     return [part.replace(_HELD[0], " (").replace(_HELD[1], ")") for part in parts if part]
 
 
-def _worth_testing(clause: str) -> bool:
-    # A list item or a lone word ("Pclass,", "полу,") is not a clause that can carry invented content.
+def _worth_testing(clause: str, phrase_end: re.Pattern[str] | None = None) -> bool:
+    # A list item or a lone word ("Pclass,", "полу,") is not a clause that can carry invented content; nor is a
+    # phrase the language ends with a particle ("提出ファイルには、": lexicon `phrase_end`).
+    if phrase_end is not None and phrase_end.search(clause.rstrip("、,， ")):
+        return False
     cjk = sum(1 for char in clause if "\u3040" <= char <= "\u9fff")
     return cjk >= 4 or len(re.findall(r"[^\W\d_]+", clause)) >= 3
 
 
-def without_each_clause(plain: str, translated: bool = False) -> tuple[list[str], list[str]]:
-    """The clauses of a unit worth testing and, for each, the unit without it (none for a single clause)."""
+def without_each_clause(plain: str, translated: bool = False, code: str = "") -> tuple[list[str], list[str]]:
+    """The clauses of a unit worth testing and, for each, the unit without it (none for a single clause). `code`:
+    the language of a translated unit, whose phrases (lexicon `phrase_end`) are no clauses."""
     parts = clauses(plain, translated)
     if len(parts) < 2:
         return [], []
-    chosen = [(i, part) for i, part in enumerate(parts) if _worth_testing(part)]
+    phrase_end = lexicon(code).phrase_end if translated and code else None
+    chosen = [(i, part) for i, part in enumerate(parts) if _worth_testing(part, phrase_end)]
     return [part for _, part in chosen], [" ".join(parts[:i] + parts[i + 1:]) for i, _ in chosen]
 
 
@@ -137,7 +143,7 @@ def clause_problems(texts, link) -> list[str]:
     t_vector, s_vector = texts.vector(True, link.t), texts.vector(False, link.s)
     current = float(t_vector @ s_vector)
     problems = []
-    parts, rests = without_each_clause(t_text, translated=True)
+    parts, rests = without_each_clause(t_text, translated=True, code=texts.code)
     if parts:
         gains = vectors(name, rests) @ s_vector - current
         english_size = max(1, prose_size(s_text))

@@ -30,6 +30,7 @@ class Lexicon:
     spelling: re.Pattern[str] | None = None
     spelling_note: str = ""
     native_ending: re.Pattern[str] | None = None
+    phrase_end: re.Pattern[str] | None = None  # a piece of a sentence ending so before a comma is no clause
     neighbour_words: dict[str, frozenset[str]] = field(default_factory=dict)
     neighbour_endings: dict[str, re.Pattern[str]] = field(default_factory=dict)  # a word ending so is the neighbour's
     needs_evidence: frozenset[str] = frozenset()  # neighbours lingua alone may not name
@@ -56,6 +57,7 @@ def lexicon(code: str) -> Lexicon:
         spelling=re.compile(data["spelling"]) if data.get("spelling") else None,
         spelling_note=data.get("spelling_note", ""),
         native_ending=re.compile(data["native_ending"]) if data.get("native_ending") else None,
+        phrase_end=re.compile(data["phrase_end"]) if data.get("phrase_end") else None,
         neighbour_words={language: frozenset(words) for language, words in data.get("neighbour_words", {}).items()},
         neighbour_endings={language: re.compile(ending) for language, ending in data.get("neighbour_endings", {}).items()},
         needs_evidence=frozenset(data.get("needs_evidence", ())),

@@ -265,6 +265,42 @@ def test_a_gloss_is_cut_with_its_term_and_a_longer_bracket_is_a_clause_of_its_ow
     assert clauses("Class 1 (crop) or 2 (weed)") == ["Class 1", "crop", "or 2", "weed"]  # English words: no gloss
 
 
+@pytest.mark.parametrize("natural_set, index", [
+    ("calibration_5e", 66),  # "提出ファイルには、test.csv の各行について …"
+    ("calibration_5e", 75),
+    ("calibration_5e", 77),  # "提出ファイルでは、sample_id と …"
+    ("meaning_calibration_3a", 164),  # "subject_id をキーに、visits.csv 側を …"
+    ("meaning_calibration_4a", 203),  # "充電・放電のどちらの方向でも、出力が …"
+])
+def test_a_japanese_topic_or_argument_before_its_comma_is_no_invented_clause(natural_set, index):
+    # A piece ending in a particle and 、 is the sentence's topic or one of its arguments (lexicon `phrase_end`):
+    # dropping it brought the sentence closer to its English, and it read as invented.
+    from tests.checks import natural
+
+    case = natural.load(natural_set)[index]
+    assert case.language == "ja" and case.defect is None
+    assert check_adequacy(case.source, case.translation, "ja", case.names).passed
+
+
+@pytest.mark.parametrize("index", [286, 307])  # "…郡は、推定誤差が大きいため…", "s2_stats.csv は、雲ピクセルを除いて…"
+def test_an_invented_japanese_clause_after_a_topic_is_still_added(index):
+    from tests.checks import natural
+
+    case = natural.load("calibration_4a")[index]
+    assert case.language == "ja" and case.defect == "added_content"
+    result = check_adequacy(case.source, case.translation, "ja", case.names)
+    assert not result.passed and "added" in result.detail
+
+
+def test_a_phrase_is_no_clause_worth_testing_but_a_clause_ending_in_te_mo_is():
+    from curation.checks.clauses import without_each_clause
+
+    parts, _ = without_each_clause("提出ファイルには、各行の予測値を記入し、ヘッダーを付けてください。", translated=True, code="ja")
+    assert parts == ["各行の予測値を記入し、", "ヘッダーを付けてください。"]
+    parts, _ = without_each_clause("外部データを使用しても、スコアは変わりません。", translated=True, code="ja")
+    assert parts[0] == "外部データを使用しても、"
+
+
 def test_an_english_clause_whose_glossary_terms_the_translation_says_is_not_omitted():
     # "…, because it causes leakage." as "…リーク…": the encoder finds the clause missing (+0.05); the translated
     # sentence says its glossary term as often as the English sentence does. Without the glossary it is still omitted.
