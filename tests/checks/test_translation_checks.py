@@ -256,6 +256,18 @@ def test_a_russian_loan_in_k_or_g_with_a_kazakh_ending_is_not_kyrgyz():
     assert "Kyrgyz" in failed("its source", "анын булагы", "kk")["language"]
 
 
+@pytest.mark.parametrize("word", ["трохгадовыя", "чатырохпавярховых", "восемсот", "фотаальбомы", "кароткатэрміновы",
+                                  "доўгатэрміновых", "поўнаводная", "прыродаахоўныя", "збожжаўборачных"])
+def test_a_belarusian_compound_that_keeps_two_stressed_o_is_not_russian_spelling(word):
+    # Belarusian writes an unstressed о as а, but a compound's first part keeps the stressed о of its own word: two о,
+    # no Russian spelling (words from a list a Belarusian-speaking helper wrote). Russian "прогноз", "которых" still are.
+    from curation.checks.signs import foreign_signs
+
+    assert foreign_signs(f"Выкарыстоўвайце {word} дадзеныя.", "be") is None
+    assert "Russian spelling" in foreign_signs("Выкарыстоўвайце прогноз для кожнага дня.", "be")
+    assert "Russian spelling" in foreign_signs("Вызначце, у якіх которых дзён няма.", "be")
+
+
 def test_at_the_same_time_in_arabic_is_not_persian():
     english = "Use group k-fold on `sensor_id`, so that no sensor is in a training fold and the validation fold at once."
     arabic = "اعتمد طيات k المجمّعة على `sensor_id`، حتى لا يرد أي حساس في طيات التدريب وفي طية التحقق في آنٍ واحد."
