@@ -102,15 +102,7 @@ class Vectors:
 
     def prefetch(self, name: str, texts: Iterable[str]) -> None:
         """Encode the texts not cached yet, in one encoder call (each call has a cost of its own)."""
-        import numpy as np
-
-        missing = list(dict.fromkeys(text for text in texts if (name, text) not in self._cache))
-        if missing:
-            for text, vector in zip(missing, model(name)(missing)):
-                vector = np.asarray(vector, dtype=np.float32)
-                self._cache[(name, text)] = vector / max(float(np.linalg.norm(vector)), 1e-9)
-            while len(self._cache) > _CACHE_SIZE:
-                self._cache.popitem(last=False)
+        self._fetch(name, texts)
 
     def has(self, name: str, text: str) -> bool:
         """Whether the text's vector is cached (a check may use what another one paid for, and nothing more)."""
@@ -120,12 +112,30 @@ class Vectors:
         """Unit-length vectors of the texts, one row each."""
         import numpy as np
 
-        self.prefetch(name, texts)
-        rows = []
-        for text in texts:
-            self._cache.move_to_end((name, text))
-            rows.append(self._cache[(name, text)])
-        return np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
+        found = self._fetch(name, texts)
+        return np.stack([found[text] for text in texts]) if texts else np.zeros((0, 1), dtype=np.float32)
+
+    def _fetch(self, name: str, texts: Iterable[str]) -> dict[str, object]:
+        """The texts' vectors: cached ones marked as just used, the others encoded and cached. The vectors are taken
+        before the oldest entries go, so that a long run, whose cache is full, never loses a vector it was asked for
+        (an English sentence cached long ago and asked for again beside new ones was the oldest entry, and went)."""
+        import numpy as np
+
+        found: dict[str, object] = {}
+        missing = []
+        for text in dict.fromkeys(texts):
+            if (name, text) in self._cache:
+                self._cache.move_to_end((name, text))
+                found[text] = self._cache[(name, text)]
+            else:
+                missing.append(text)
+        if missing:
+            for text, vector in zip(missing, model(name)(missing)):
+                vector = np.asarray(vector, dtype=np.float32)
+                found[text] = self._cache[(name, text)] = vector / max(float(np.linalg.norm(vector)), 1e-9)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return found
 
     def clear(self) -> None:
         """Forget every vector (a benchmark timing texts as new)."""
