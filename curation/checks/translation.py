@@ -25,6 +25,7 @@ A new check is a function of a Pair returning a CheckResult, plugged in with one
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -50,6 +51,7 @@ from curation.excerpt import plural
 from curation.languages import parse_language
 from curation.records import CheckResult
 
+log = logging.getLogger("curation.checks.translation")
 # Letters outside the target's script tolerated as a share of all letters (brand names, Latin terms in
 # Cyrillic or CJK text); a whole sentence in the wrong script goes well beyond it.
 FOREIGN_LETTER_SHARE = 0.15
@@ -313,4 +315,23 @@ def check_translation(source_text: str, translation: str, language: str, setting
                       names: Iterable[str] = ()) -> list[CheckResult]:
     """Every check of REGISTRY on a (restored) translation of an English text into a language, in that order."""
     pair = Pair(source_text, translation, language, settings, tuple(names))
-    return [check(pair) for check in REGISTRY.values()]
+    return [_run(name, check, pair) for name, check in REGISTRY.items()]
+
+
+def _run(name: str, check: Check, pair: Pair) -> CheckResult:
+    """One check's result; a check that raises (a bug in it, an input nobody foresaw) is reported as not run, and the
+    others still run. The translation was paid for, and an annotator may have written it: one check's fault must not
+    lose it, pay for it again in retries, or refuse a person's version. The curator is told once per check and error."""
+    try:
+        return check(pair)
+    except Exception as error:  # noqa: BLE001 - any error of one check, reported in its result
+        first = " ".join(str(error).split())[:160]
+        problem = f"{type(error).__name__}: {first}" if first else type(error).__name__
+        if (name, type(error).__name__) not in _reported:
+            _reported.add((name, type(error).__name__))
+            log.warning("translation check %s not run on a %s text (%s); the other checks ran. This is a bug in "
+                        "the check: please report this line", name, pair.language, problem)
+        return CheckResult(name=name, passed=True, detail=f"not run: {problem} (a bug in the check)")
+
+
+_reported: set[tuple[str, str]] = set()

@@ -513,3 +513,28 @@ def test_a_number_inside_a_metric_name_is_not_an_amount_with_a_unit():
     lost = check_placeholders(source, "Логи записаны на кГц; бейзлайны дают F1 с микро- и F1 с макроусреднением.",
                               (), "ru")
     assert not lost.passed and "'1 kHz' appears 0 times, the source has 1" in lost.detail
+
+
+# -- a check that raises -----------------------------------------------------------------------------
+
+
+def test_a_check_that_raises_is_reported_as_not_run_and_the_others_still_run(monkeypatch, caplog):
+    # A check plugged into REGISTRY (the one line a new check takes) with a bug: the translation was paid for, and
+    # may be an annotator's, so the error costs neither the text nor a retry; the curator is told once.
+    from curation.checks import translation
+
+    def broken(pair):
+        return {}["no such key"]
+
+    source, text = SOURCES["titanic_data_card"], TRANSLATIONS["ru"]["titanic_data_card"]
+    before = check_translation(source, text, "ru", SETTINGS, NAMES)
+    monkeypatch.setitem(translation.REGISTRY, "broken", broken)
+    monkeypatch.setattr(translation, "_reported", set())
+    with caplog.at_level("WARNING", logger="curation.checks.translation"):
+        after = check_translation(source, text, "ru", SETTINGS, NAMES)
+        again = check_translation(source, text, "ru", SETTINGS, NAMES)
+    assert after[:-1] == before and again[:-1] == before
+    assert after[-1].name == "broken" and after[-1].passed
+    assert after[-1].detail == "not run: KeyError: 'no such key' (a bug in the check)"
+    warnings = [record.getMessage() for record in caplog.records]
+    assert len(warnings) == 1 and "translation check broken not run on a ru text (KeyError" in warnings[0]
