@@ -13,8 +13,9 @@ checks (`--second-heldout` … `--seventh-heldout` read the second to seventh he
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
-text any check fails: all sets, then the surface sets and the meaning set apart) with the checks that raised them,
-and the median and 95th-percentile milliseconds per text per language, with the median of the CPU time the process
+text any check fails: all sets, then the surface sets and the meaning set apart) with the checks that raised them and
+the kinds of finding they made, in the checks' own words and none of the texts' ("meaning negation", "length one word
+for": see finding_kinds), and the median and 95th-percentile milliseconds per text per language, with the median of the CPU time the process
 spent on a text beside them (other work on the machine raises the wall-clock figures and not the CPU ones; a slower
 host, as this virtual machine has between runs, raises both); then the peak resident memory of the process.
 A change that raises the calibration figures and lowers the held-out ones is not an improvement.
@@ -98,6 +99,7 @@ class Figures:
     alarms: Counter = field(default_factory=Counter)
     correct: Counter = field(default_factory=Counter)
     alarm_checks: Counter = field(default_factory=Counter)
+    alarm_findings: Counter = field(default_factory=Counter)  # "meaning negation", "length one word for", ...
     timings: dict = field(default_factory=lambda: defaultdict(list))  # language -> wall-clock ms of each text
     # language -> CPU ms of each text (every thread of the process: lingua's, the encoders')
     cpu: dict = field(default_factory=lambda: defaultdict(list))
@@ -137,6 +139,7 @@ def run(texts: list[Text], settings: Settings) -> Figures:
                 figures.alarms[text.language] += 1
                 figures.alarms[family, text.language] += 1
                 figures.alarm_checks.update(result.name for result in failed)
+                figures.alarm_findings.update({kind for result in failed for kind in finding_kinds(result)})
                 figures.misses.append(f"false alarm  {where} ({text.note}): "
                                       + "; ".join(f"{r.name}: {r.detail}" for r in failed))
             continue
@@ -148,10 +151,30 @@ def run(texts: list[Text], settings: Settings) -> Figures:
     return figures
 
 
+# The labels the checks put before a finding (curation/checks/meaning.py, adequacy.py, roles.py, glossary.py), at the
+# start of a detail or after "; ", outside quotes: only these, should a quote's end be misread.
+_LABEL = re.compile(r"(?:^|; )(negation|direction|comparison|unit|condition|added|omitted|role|term): ")
+_WHERE = re.compile(r"^(?:English )?line \d+ ")
+# A quoted text, as the checks quote (Python's repr): taken out before the labels are looked for.
+_REPR = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def finding_kinds(result) -> list[str]:
+    """What kind of finding a failed check's detail holds, in words of the check's own and none of the text: its
+    labels ("meaning negation", "adequacy omitted"), or the first ASCII words of a detail without one, numbers skipped,
+    up to its first quote or other letters ("length one word for"), or the check's name. A held-out set's false alarms
+    can so be told apart by source without reading any of its text."""
+    labels = [f"{result.name} {label}" for label in _LABEL.findall(_REPR.sub("''", result.detail))]
+    if labels:
+        return list(dict.fromkeys(labels))
+    lead = re.split(r"['\"«“‘]|[^\x00-\x7f]", _WHERE.sub("", result.detail), maxsplit=1)[0]
+    return [" ".join([result.name, *re.findall(r"\b[a-z]+\b", lead)[:3]])]
+
+
 def merged(parts) -> Figures:
     total = Figures()
     for part in parts:
-        for name in ("caught", "broken", "alarms", "correct", "alarm_checks"):
+        for name in ("caught", "broken", "alarms", "correct", "alarm_checks", "alarm_findings"):
             getattr(total, name).update(getattr(part, name))
         for name in ("timings", "cpu"):
             for language, timings in getattr(part, name).items():
@@ -193,6 +216,8 @@ def table(title: str, figures: Figures) -> None:
     print(f"{'median CPU ms':<19}" + "".join(f"{cpu.get(l, 0):>6.0f}" for l in LANGUAGES))
     if figures.alarm_checks:
         print("false alarms by check: " + ", ".join(f"{name} {count}" for name, count in figures.alarm_checks.most_common()))
+        print("false alarms by finding: " + ", ".join(f"{kind} {count}"
+                                                       for kind, count in figures.alarm_findings.most_common()))
 
 
 def main() -> None:
