@@ -1,4 +1,5 @@
-"""Long lists shortened for a screen: the first few lines, then how many more and where to see them all."""
+"""Long lists shortened for a screen: the first few lines, then how many more and where to see them all; an
+exception nobody planned for shortened to one line."""
 
 from __future__ import annotations
 
@@ -22,3 +23,10 @@ def named(items: list[str], limit: int = EXAMPLES) -> str:
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """'1 language', '2 languages' (`many` for irregular plurals)."""
     return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
+def unexpected(error: BaseException) -> str:
+    """An exception nobody planned for, as one line: its type and first line, enough to find it in the code."""
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 200 else text[:199] + "…"
+    return f"unexpected {type(error).__name__}: {text}" if text else f"unexpected {type(error).__name__}"

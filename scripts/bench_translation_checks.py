@@ -15,9 +15,10 @@ For each side it prints the catch rate per defect class x language, the surface 
 meaning classes (a broken text counts as caught when any check fails it), the false alarms per language (a correct
 text any check fails: all sets, then the surface sets and the meaning set apart) with the checks that raised them and
 the kinds of finding they made, in the checks' own words and none of the texts' ("meaning negation", "length one word
-for": see finding_kinds), and the median and 95th-percentile milliseconds per text per language, with the median of the CPU time the process
-spent on a text beside them (other work on the machine raises the wall-clock figures and not the CPU ones; a slower
-host, as this virtual machine has between runs, raises both); then the peak resident memory of the process.
+for": see finding_kinds), and the median and 95th-percentile milliseconds per text per language, with the median of
+the CPU time the process spent on a text beside them (other work on the machine raises the wall-clock figures and not
+the CPU ones; a slower host, as this virtual machine has between runs, raises both); then the peak resident memory of
+the process.
 A change that raises the calibration figures and lowers the held-out ones is not an improvement.
 
     python scripts/bench_translation_checks.py                     # both sides

@@ -47,7 +47,7 @@ from curation.checks.prose import prose, proper_names, words
 from curation.checks.segments import blocks, items, paragraph_count
 from curation.checks.scripts import ALLOWED, letter_script, letter_scripts
 from curation.config import Settings
-from curation.excerpt import plural
+from curation.excerpt import plural, unexpected
 from curation.languages import parse_language
 from curation.records import CheckResult
 
@@ -318,6 +318,10 @@ def check_translation(source_text: str, translation: str, language: str, setting
     return [_run(name, check, pair) for name, check in REGISTRY.items()]
 
 
+# (check, type of error) pairs already told to the curator: once each per process
+_reported: set[tuple[str, str]] = set()
+
+
 def _run(name: str, check: Check, pair: Pair) -> CheckResult:
     """One check's result; a check that raises (a bug in it, an input nobody foresaw) is reported as not run, and the
     others still run. The translation was paid for, and an annotator may have written it: one check's fault must not
@@ -325,13 +329,9 @@ def _run(name: str, check: Check, pair: Pair) -> CheckResult:
     try:
         return check(pair)
     except Exception as error:  # noqa: BLE001 - any error of one check, reported in its result
-        first = " ".join(str(error).split())[:160]
-        problem = f"{type(error).__name__}: {first}" if first else type(error).__name__
+        problem = unexpected(error)
         if (name, type(error).__name__) not in _reported:
             _reported.add((name, type(error).__name__))
             log.warning("translation check %s not run on a %s text (%s); the other checks ran. This is a bug in "
                         "the check: please report this line", name, pair.language, problem)
         return CheckResult(name=name, passed=True, detail=f"not run: {problem} (a bug in the check)")
-
-
-_reported: set[tuple[str, str]] = set()

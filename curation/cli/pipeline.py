@@ -135,7 +135,7 @@ class SheetPusher:
         from curation.output_folders import FolderError
         from curation.review.push import push
         from curation.review.sheet import ReviewError
-        from curation.stages.runner import unexpected
+        from curation.excerpt import unexpected
 
         if self.stopped is not None:
             return

@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection
 from typing import Any, Protocol, runtime_checkable
 
 from curation.config import Settings
-from curation.excerpt import plural
+from curation.excerpt import plural, unexpected
 from curation.llm import LLM, BatchPending, BudgetExceeded, LLMCallFailed, LLMConfigError
 from curation.llm.limits import request_priority
 from curation.llm.tally import Tally
@@ -87,13 +87,6 @@ class RunSummary:
         if self.stopped:
             lines.append(f"  stopped: {self.stopped}; rerun to continue where it stopped")
         return lines
-
-
-def unexpected(error: BaseException) -> str:
-    """An exception nobody planned for, as one line: its type and first line, enough to find it in the code."""
-    text = " ".join(str(error).split())
-    text = text if len(text) <= 200 else text[:199] + "…"
-    return f"unexpected {type(error).__name__}: {text}" if text else f"unexpected {type(error).__name__}"
 
 
 def looked_at(store: Store, only: str | None, competitions: Collection[str] | None = None) -> list[Competition]:
