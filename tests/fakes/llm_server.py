@@ -381,6 +381,10 @@ class FakeLLMServer:
         with self._lock:
             self.answered += 1
 
+    def _uncount_answered(self) -> None:
+        with self._lock:
+            self.answered -= 1
+
 
 class _HTTPServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -392,6 +396,7 @@ class _HTTPServer(ThreadingHTTPServer):
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as real APIs do
+        disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms wait for an ACK between
 
         def log_message(self, *args: object) -> None:  # quiet
             pass
@@ -463,8 +468,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     else response.content
                 if request.api == "openai" and not isinstance(content, str):  # raw UTF-8 in the content string too
                     response = answer(json.dumps(content, ensure_ascii=False))
-                self._send_bytes(200, _cut(json.dumps(_answer_body(request, response), ensure_ascii=False)), {})
-                server._count_answered()
+                self._send_bytes(200, _cut(json.dumps(_answer_body(request, response), ensure_ascii=False)), {},
+                                 answered=True)
                 return
             if response.kind == "reset":
                 # A linger of zero makes close() send RST instead of FIN: the client reads a reset, not an end.
@@ -473,12 +478,10 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 return
             if response.kind == "bare":
-                self._send_bytes(200, b'{"id": "chatcmpl-1", "object": "error"}', {})
-                server._count_answered()
+                self._send_bytes(200, b'{"id": "chatcmpl-1", "object": "error"}', {}, answered=True)
                 return
             if response.kind == "invalid_json":
-                self._send_bytes(200, b'{"id": "chatcmpl-1", "choices": [oops', {})
-                server._count_answered()
+                self._send_bytes(200, b'{"id": "chatcmpl-1", "choices": [oops', {}, answered=True)
                 return
             if response.kind == "status":
                 body = response.error_body or _error_body(request.api, response.status, response.message)
@@ -488,20 +491,30 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 # llama.cpp's words, more or less
                 self._send(400, _error_body("openai", 400, "response_format type json_schema is not supported"))
                 return
-            self._send(200, _answer_body(request, server._with_prompt_cache(request, response)))
-            server._count_answered()
+            self._send(200, _answer_body(request, server._with_prompt_cache(request, response)), answered=True)
 
-        def _send(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
-            self._send_bytes(status, json.dumps(body).encode(), headers or {})
+        def _send(self, status: int, body: dict, headers: dict[str, str] | None = None, answered: bool = False) -> None:
+            self._send_bytes(status, json.dumps(body).encode(), headers or {}, answered)
 
-        def _send_bytes(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
+        def _send_bytes(self, status: int, payload: bytes, headers: dict[str, str], answered: bool = False) -> None:
+            """Send one response; an `answered` one is counted before its body goes out, not after.
+
+            Counted after, a client that has read the whole answer could look at `answered` before this thread
+            counted it (seen in CI under load: a run's 40th answer read as 39)."""
             self.send_response(status)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(payload)))
             for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(payload)
+            if answered:
+                server._count_answered()
+            try:
+                self.wfile.write(payload)
+            except OSError:
+                if answered:
+                    server._uncount_answered()  # the client went away: it got no answer
+                raise
 
     return Handler
 
