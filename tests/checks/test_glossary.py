@@ -325,3 +325,17 @@ def test_a_term_s_gloss_in_brackets_does_not_cut_it_from_its_number():
     kazakh = ("Сабмиттерді бағалау — дәлдік (precision) кемінде 0.6 болғандағы толықтық (recall); толықтық неғұрлым "
               "жоғары болса, соғұрлым жақсы.")
     assert check_terms(GLOSSARY, english, kazakh, "kk").passed
+
+
+@pytest.mark.parametrize("name,language,text_id", [
+    ("calibration_4b", "be", "d3_clickstream"),  # the test set as the loan "тэст" ("на тэсце")
+    ("calibration_5f", "tr", "hemolysis_desc"),  # features said with a word the glossary lacked
+    ("meaning_calibration_6d", "tr", "c6d_attendance_forecast"),  # validation as the loan "validasyon"
+])
+def test_renderings_from_practitioners_usage_keep_correct_calibration_texts_clean(name, language, text_id):
+    """The renderings a helper listed from practitioners' usage (docs/benchmarks.md, seventeenth session): each correct
+    version of these calibration texts was flagged as a swapped term before they were added."""
+    cases = [case for case in natural.load(name, (language,)) if case.text_id == text_id and case.defect is None]
+    assert cases
+    for case in cases:
+        assert check_terms(GLOSSARY, case.source, case.translation, language).passed, case.translation
