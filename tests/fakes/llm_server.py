@@ -377,13 +377,9 @@ class FakeLLMServer:
         with self._lock:
             self.in_flight -= 1
 
-    def _count_answered(self) -> None:
+    def _count_answered(self, step: int = 1) -> None:
         with self._lock:
-            self.answered += 1
-
-    def _uncount_answered(self) -> None:
-        with self._lock:
-            self.answered -= 1
+            self.answered += step
 
 
 class _HTTPServer(ThreadingHTTPServer):
@@ -513,7 +509,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(payload)
             except OSError:
                 if answered:
-                    server._uncount_answered()  # the client went away: it got no answer
+                    server._count_answered(-1)  # the client went away: it got no answer
                 raise
 
     return Handler
