@@ -9,6 +9,8 @@ capitals are left out, so "São Paulo" in a Spanish text or "Київ" in a Russ
 - Spellings a language never has: ть in Belarusian, кы or doubled vowels in Kazakh, -dade in Spanish, q in Turkish.
 - Words only a neighbour writes: Ukrainian "та", Kyrgyz "жана", Portuguese "dados", Persian "داده"; endings only a
   neighbour writes: Russian -ого, -ость, -ение in Kazakh.
+- Words a neighbour writes every day and the target a thousand times less often, by word frequencies
+  (curation/checks/word_frequency.py): Spanish "tienen" in Romanian, Italian "rischio" in Spanish.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Collection
 
 from curation.checks.lexicon import lexicon
 from curation.checks.scripts import letter_script
+from curation.checks.word_frequency import neighbour_words_in
 from curation.languages import SUPPORTED, parse_language
 
 # Neighbours the word lists name that lingua does not read.
@@ -99,6 +102,13 @@ def foreign_signs(text: str, language: str, english: Collection[str] = ()) -> st
         hits = [word for word in own if ending.search(word)]
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {_name(neighbour)} endings, not {_name(code)}"
+    frequent = neighbour_words_in((word for word in own if word not in english and word not in words.loans),
+                                  code, words.frequency_neighbours)
+    if frequent:
+        neighbour, hits = frequent
+        shown = list(dict.fromkeys(hits))[:3]
+        what = f"everyday {_name(neighbour)} words" if len(shown) > 1 else f"an everyday {_name(neighbour)} word"
+        return f"{', '.join(shown)}: {what}, rare in {_name(code)}"
     return None
 
 

@@ -1,0 +1,88 @@
+"""Words a neighbour language uses every day and the target next to never: evidence of a slip, from word frequencies.
+
+The hand-made lists of curation/checks/lexicon/ name the neighbour's function words and the commonest words of task
+texts; a translator who slips into Portuguese or Italian uses many more ("tienen", "rischio", "piccole"). wordfreq's
+lists (frequencies read off Wikipedia, subtitles, news, books and the web; the package ships them, nothing is
+downloaded) say how often a word is written in each language. A word counts as the neighbour's when it is one of the
+neighbour's everyday words and a thousand times rarer in the target. The target's list is the judge of what the
+target writes, so a word both languages use ("dados" is Spanish dice, "care" is Italian for dear) is nobody's
+evidence, however common it is in the neighbour.
+
+Which neighbours to test for each target is data: `frequency_neighbours` in the target's lexicon file. wordfreq's
+small lists hold the words written at least once in a million, its large ones down to once in a hundred million
+(its package description, read 2026-11-28); Romanian has only a small list, Belarusian, Kazakh and Turkish's neighbour
+Azerbaijani none. The package is Apache-2.0 and its lists CC BY-SA 4.0 (its metadata): they are read where pip
+installed them, at run time, and nothing of them is copied into this repository, a cache or a release.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+import wordfreq
+
+# Zipf scale: log10 of a word's frequency per billion words. 4 is once in 100,000 words, a word any page of the
+# neighbour may have; 3 more means 1,000 times as common in the neighbour as in the target. On the calibration and
+# validation sets the closest correct words were Italian "mais" and "care" in Italian texts (2.6 and 2.8 more in French
+# and Romanian) and Polish "hubu" (2.9 more in Czech); slipped words ran to 5 and more.
+EVERYDAY = 4.0
+TIMES_MORE = 3.0
+# A word missing from the target's list is counted at the list's floor: 1.0 for the large lists. Romanian has only a
+# small list, which stops at 3.0, and correct Romanian words rarer than that ("personali", "alerte", "restante")
+# would read as Italian or French: a missing word is counted one below the list's end (Romanian 2.0).
+_BELOW_THE_END = 1.0
+# Words shorter than this are shared or abbreviations in too many languages ("se", "de", "la").
+SHORTEST = 3
+
+
+@lru_cache(maxsize=1)
+def _lists() -> dict[str, str]:
+    """The languages wordfreq has a list for, and its file (the large list where there is one)."""
+    return wordfreq.available_languages("best")
+
+
+def _buckets(code: str) -> list[list[str]]:
+    """A language's list, most frequent words first: bucket i holds the words of Zipf frequency 9 - i/100."""
+    return wordfreq.read_cBpack(_lists()[code])
+
+
+def _zipf(bucket: int) -> float:
+    return 9.0 - bucket / 100
+
+
+@lru_cache(maxsize=None)
+def neighbour_only(target: str, neighbour: str) -> frozenset[str]:
+    """The neighbour's everyday words the target writes a thousand times less often, or not at all. Both lists are
+    read once and dropped: only this set stays (a few thousand words)."""
+    everyday: dict[str, float] = {}
+    for index, bucket in enumerate(_buckets(neighbour)):
+        if _zipf(index) < EVERYDAY:
+            break
+        everyday.update((word, _zipf(index)) for word in bucket if len(word) >= SHORTEST)
+    own = _buckets(target)
+    missing = max(1.0, _zipf(len(own) - 1) - _BELOW_THE_END)
+    in_target = {word: _zipf(index) for index, bucket in enumerate(own) for word in bucket if word in everyday}
+    return frozenset(word for word, zipf in everyday.items()
+                     if zipf - in_target.get(word, missing) >= TIMES_MORE)
+
+
+def available(code: str) -> bool:
+    """Whether wordfreq has a list for the language."""
+    return code in _lists()
+
+
+def neighbour_words_in(words: Iterable[str], target: str, neighbours: Iterable[str]) -> tuple[str, list[str]] | None:
+    """The first neighbour (in the order given) some of whose words the lowercase `words` hold, with those words;
+    None when there is none or the target has no list."""
+    if not available(target):
+        return None
+    words = list(words)
+    for neighbour in neighbours:
+        if not available(neighbour):
+            continue
+        only = neighbour_only(target, neighbour)
+        hits = [word for word in words if word in only]
+        if hits:
+            return neighbour, hits
+    return None
