@@ -17,9 +17,11 @@ installed them, at run time, and nothing of them is copied into this repository,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import gzip
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+import msgpack
 import wordfreq
 
 # Zipf scale: log10 of a word's frequency per billion words. 4 is once in 100,000 words, a word any page of the
@@ -42,9 +44,19 @@ def _lists() -> dict[str, str]:
     return wordfreq.available_languages("best")
 
 
-def _buckets(code: str) -> list[list[str]]:
-    """A language's list, most frequent words first: bucket i holds the words of Zipf frequency 9 - i/100."""
-    return wordfreq.read_cBpack(_lists()[code])
+def _buckets(code: str) -> Iterator[list[str]]:
+    """A language's list, most frequent words first: bucket i holds the words of Zipf frequency 9 - i/100.
+
+    Read one bucket at a time from wordfreq's file (gzipped msgpack: a header, then the buckets; wordfreq's
+    `read_cBpack` describes it), not whole: a large list held at once is some 50 MB more at the checks' peak."""
+    with gzip.open(_lists()[code], "rb") as file:
+        unpacker = msgpack.Unpacker(file, raw=False)
+        count = unpacker.read_array_header()
+        header = unpacker.unpack()
+        if not isinstance(header, dict) or header.get("format") != "cB" or header.get("version") != 1:
+            raise ValueError(f"wordfreq's list for {code} is in a format this check does not know: {header!r}")
+        for _ in range(count - 1):
+            yield unpacker.unpack()
 
 
 def _zipf(bucket: int) -> float:
@@ -54,15 +66,17 @@ def _zipf(bucket: int) -> float:
 @lru_cache(maxsize=None)
 def neighbour_only(target: str, neighbour: str) -> frozenset[str]:
     """The neighbour's everyday words the target writes a thousand times less often, or not at all. Both lists are
-    read once and dropped: only this set stays (a few thousand words)."""
+    read once, a bucket at a time: only this set stays (a few thousand words)."""
     everyday: dict[str, float] = {}
     for index, bucket in enumerate(_buckets(neighbour)):
         if _zipf(index) < EVERYDAY:
             break
         everyday.update((word, _zipf(index)) for word in bucket if len(word) >= SHORTEST)
-    own = _buckets(target)
-    missing = max(1.0, _zipf(len(own) - 1) - _BELOW_THE_END)
-    in_target = {word: _zipf(index) for index, bucket in enumerate(own) for word in bucket if word in everyday}
+    in_target: dict[str, float] = {}
+    last = 0
+    for last, bucket in enumerate(_buckets(target)):
+        in_target.update((word, _zipf(last)) for word in bucket if word in everyday)
+    missing = max(1.0, _zipf(last) - _BELOW_THE_END)
     return frozenset(word for word, zipf in everyday.items()
                      if zipf - in_target.get(word, missing) >= TIMES_MORE)
 
