@@ -86,10 +86,10 @@ def available(code: str) -> bool:
     return code in _lists()
 
 
-def neighbour_words_in(words: Iterable[str], target: str, neighbours: Iterable[str]) -> tuple[str, list[str]] | None:
+def neighbour_words_in(words: Iterable[str], target: str, neighbours: tuple[str, ...]) -> tuple[str, list[str]] | None:
     """The first neighbour (in the order given) some of whose words the lowercase `words` hold, with those words;
-    None when there is none or the target has no list."""
-    if not available(target):
+    None when there is none, no neighbour is named or the target has no list (the words are then not read)."""
+    if not neighbours or not available(target):
         return None
     words = list(words)
     for neighbour in neighbours:

@@ -55,8 +55,9 @@ def test_correct_phrasings_the_checks_once_failed_pass(name, language, text_id, 
     # A clause left in English inside a translated sentence: words of the English in a row.
     ("calibration_3d", "ro", "desc_ride_fare", "header row", "not_copy", "in English"),
     # A clause in a neighbour language inside a sentence that reads as the target as a whole.
-    # (found by lingua reading the clause, and by "cual", an everyday Spanish word, since word frequencies)
-    ("calibration_3c", "it", "loan_book_card", "tal cual", "language", "Spanish"),
+    # (found by lingua reading the clause first; since word frequencies, by "cual" before lingua is asked)
+    ("calibration_3c", "it", "loan_book_card", "tal cual", "language",
+     "cual: an everyday Spanish word, rare in Italian"),
 ])
 def test_defects_the_checks_once_missed_are_caught(name, language, text_id, note, check, detail):
     case = _broken(name, language, text_id, "english_echo" if check == "not_copy" else "mixed_language", note)

@@ -240,8 +240,8 @@ def test_an_answer_without_a_word_in_the_target_script_fails_the_language_check(
     ("data science", "علم داده", "ar", "داده: Persian, not Arabic"),
     ("social media", "社交媒体", "ja", "社交媒体: Chinese, not Japanese"),
     ("health care", "охорона здоров'я", "ru", "letters the Russian alphabet lacks: '"),
-    # Macedonian too, read on long sentences only; "градска" is also an everyday Bulgarian word (word frequencies)
-    ("urban mobility", "градска мобилност", "ru", "Bulgarian"),
+    # lingua read it as Bulgarian (Macedonian too, read on long sentences only); word frequencies name it first
+    ("urban mobility", "градска мобилност", "ru", "градска: an everyday Bulgarian word, rare in Russian"),
     ("computer vision", "visione artificiale", "ro", "reads as Italian"),
     ("energy forecasting", "能源预测", "ja", "Chinese characters Japanese is not written with: 预测"),
 ])
