@@ -58,7 +58,7 @@ def _negation(english: Side, translated: Side) -> str | None:
         rendered += e[rel.absent]
     if instead and not t[rel.strong]:  # "one that does not beat it will not be accepted" as "accepted only if it beats it"
         rendered += max(0, e[rel.strong] - 1)
-    if e[rel.absent] or e[rel.soft]:  # "not removed", "do not drop" as "kept": the negation and the absence both
+    if e[rel.absent] or e[rel.soft] or e[rel.alter]:  # "not removed", "do not shuffle" as "kept": the negation too
         rendered += 2 * max(0, t[rel.kept] - e[rel.kept]) + 2 * max(0, t[rel.ensure] - e[rel.ensure])
     # (the prefix reading and the range last: they read the sentences' text, and only a lost negation needs them)
     if (e[rel.strong] and not t[rel.strong] and rendered + _prefixed(english, translated) < e[rel.strong] + e[rel.absent]

@@ -46,6 +46,7 @@ class Relations:
     only: str = "only"  # the restricting one of `instead`
     kept: str = "kept"  # "were kept" for "were not removed"
     ensure: str = "ensure"  # "make sure it is in" for "do not omit it"
+    alter: str = "alter"  # "keep their order" for "do not shuffle them"
     always: str = "always"  # "always" for "never": a flip where a negation is lost
     range: str = "between"  # "between 10% and 95%" for "never below 10% or above 95%"
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -64,7 +65,7 @@ def relations() -> Relations:
                      instead=tuple(data["negation"].get("instead", ())),
                      bounds=dict(data["negation"].get("bounds", {})),
                      only=data["negation"].get("only", "only"), kept=data["negation"].get("kept", "kept"),
-                     ensure=data["negation"].get("ensure", "ensure"),
+                     ensure=data["negation"].get("ensure", "ensure"), alter=data["negation"].get("alter", "alter"),
                      always=data["negation"].get("always", "always"),
                      range=data["negation"].get("range", "between"),
                      implies={name: frozenset(more) for name, more in data.get("implies", {}).items()},

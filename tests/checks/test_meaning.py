@@ -31,8 +31,8 @@ def checked(name: str, english: str, translation: str, language: str):
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.ensure, rel.always, rel.range, "ignore", rel.clause, "if",
-              "each", "except", "within", *rel.instead, *rel.conditions, *rel.roles}
+    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.ensure, rel.alter, rel.always, rel.range, "ignore", rel.clause,
+              "if", "each", "except", "within", *rel.instead, *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
     files = sorted(FOLDER.glob("*.toml"))
@@ -998,3 +998,30 @@ def test_words_the_eighth_meaning_and_fifth_surface_calibration_sets_taught(lang
     assert check_meaning(english, correct, language).passed
     if broken:
         assert failed(check_meaning(english, broken, language))
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    ("es", "Do not shuffle the rows before splitting.", "Conserva el orden de las filas antes de dividirlas.",
+     "Mezcla las filas antes de dividirlas."),
+    ("pl", "Do not spread samples of one farm across folds.",
+     "Próbki z danego gospodarstwa mają pozostać w jednym foldzie.",
+     "Rozłóż próbki z jednego gospodarstwa na różne foldy."),
+    ("fr", "Never split one customer's orders across folds.",
+     "Gardez toujours ensemble, dans un même pli, les commandes d'un client.",
+     "Répartissez les commandes d'un client entre plusieurs plis."),
+    ("ar", "Timestamps are not adjusted for daylight saving time.",
+     "تبقى الطوابع الزمنية على حالها عند التحول إلى التوقيت الصيفي.",
+     "تُعدَّل الطوابع الزمنية وفق التوقيت الصيفي."),
+])
+def test_a_negated_change_said_as_keeping_is_no_lost_negation(language, english, correct, broken):
+    """"Do not shuffle the rows" is "keep their order" (calibration sets 5d, 6c, 7a, 9c); the negation lost without a
+    word of keeping is still caught."""
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert not result.passed and result.detail.startswith("negation: line 1 "), result.detail
+
+
+def test_a_kept_word_the_english_has_too_renders_no_negated_change():
+    result = check_meaning("Do not shuffle the rows; keep the time order.", "Mezcla las filas; conserva el orden temporal.",
+                           "es")
+    assert not result.passed and result.detail.startswith("negation: line 1 "), result.detail
