@@ -31,8 +31,8 @@ def checked(name: str, english: str, translation: str, language: str):
 
 def test_every_word_file_parses_and_names_only_known_concepts():
     rel = relations()
-    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.ensure, rel.alter, rel.always, rel.range, "ignore", rel.clause,
-              "if", "each", "except", "within", *rel.instead, *rel.conditions, *rel.roles}
+    known = ({rel.strong, rel.absent, rel.soft, rel.kept, rel.ensure, rel.alter, rel.always, rel.range, "ignore",
+              rel.clause, "if", "each", "except", "within", *rel.instead, *rel.conditions, *rel.roles}
              | {c for _, one, other in rel.axes.values() for c in (one, other)}
              | {unit for members in rel.units.values() for unit in members})
     files = sorted(FOLDER.glob("*.toml"))
