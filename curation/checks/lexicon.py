@@ -34,8 +34,8 @@ class Lexicon:
     neighbour_words: dict[str, frozenset[str]] = field(default_factory=dict)
     neighbour_endings: dict[str, re.Pattern[str]] = field(default_factory=dict)  # a word ending so is the neighbour's
     needs_evidence: frozenset[str] = frozenset()  # neighbours lingua alone may not name
-    frequency_neighbours: tuple[str, ...] = ()  # neighbours whose everyday words give a slip away (word frequencies)
     evidence_words: dict[str, frozenset[str]] = field(default_factory=dict)  # ... and the words that let it
+    frequency_neighbours: tuple[str, ...] = ()  # neighbours whose everyday words give a slip away (word frequencies)
     one_word_terms: frozenset[str] = frozenset()  # English only
     function_words: frozenset[str] = frozenset()  # English only
     tells: frozenset[str] = frozenset()  # English only
@@ -62,8 +62,8 @@ def lexicon(code: str) -> Lexicon:
         neighbour_words={language: frozenset(words) for language, words in data.get("neighbour_words", {}).items()},
         neighbour_endings={language: re.compile(ending) for language, ending in data.get("neighbour_endings", {}).items()},
         needs_evidence=frozenset(data.get("needs_evidence", ())),
-        frequency_neighbours=tuple(data.get("frequency_neighbours", ())),
         evidence_words={language: frozenset(words) for language, words in data.get("evidence_words", {}).items()},
+        frequency_neighbours=tuple(data.get("frequency_neighbours", ())),
         one_word_terms=frozenset(data.get("one_word_terms", ())),
         function_words=frozenset(data.get("function_words", ())),
         tells=frozenset(data.get("tells", ())),
