@@ -63,6 +63,12 @@ def _marked(text: str, code: str, names: tuple[str, ...]) -> dict[str, bool]:
     return {name: marks[0] for name, marks in seen.items() if len(marks) == 1}
 
 
+def sources(text: str, code: str, names: tuple[str, ...]) -> dict[str, bool]:
+    """Each file named once in a sentence, and whether it says the data comes from it ({} in a language without
+    markers)."""
+    return _marked(text, code, names) if _markers(code) is not None else {}
+
+
 def _together(english: str, a: str, b: str) -> bool:
     (first, one), (second, _) = sorted(((english.find(a), a), (english.find(b), b)))
     return first >= 0 and bool(_TOGETHER.match(english[first + len(one):second]))
