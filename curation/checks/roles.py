@@ -120,9 +120,9 @@ def _head(text: str) -> str | None:
 def _opens_values(text: str, word: str, value: str) -> bool:
     """Whether a role word comes before an identifier with a dash or a colon between: "target class — `benign`" names
     the values of what the list item is about."""
-    folded = text.casefold()
-    start, end = folded.find(word.casefold()) if word else -1, text.find(value)
-    return 0 <= start < end and bool(re.search(r"\s[—–]\s|[:：]", text[start:end]))
+    said = re.search(re.escape(word), text, re.IGNORECASE) if word else None  # (case folding may change lengths)
+    end = text.find(value)
+    return said is not None and said.start() < end and bool(re.search(r"\s[—–]\s|[:：]", text[said.start():end]))
 
 
 # Two identifiers named together ("`a`, `b`", "`a` and `b`", "`a` or `b`"); the second in a lookahead, so that a list
