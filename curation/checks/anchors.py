@@ -21,7 +21,7 @@ from curation.checks.senses import Find, Senses, lower, relations
 # An identifier followed by its description: in brackets, after a colon or a dash, or in an English "which" clause
 # ("`leg_id` (key)", "- `dropout`: the target, 1 if …", "`trip_duration`, which is the target"). The bracket or the
 # colon opens no new clause for it: the description gives it its part.
-_TOLD = re.compile(r"\s*([(（:：]|[—–-](?=\s)|,(?=\s*which\b))")
+TOLD = re.compile(r"\s*([(（:：]|[—–-](?=\s)|,(?=\s*which\b))")
 _CLOSING = {"(": ")", "（": "）"}
 _SPACED_DASH = re.compile(r"(?<=\s)[—–](?=\s)")
 _BREAK = re.compile(r"[,;:()\[\]、，；：。.!?،؛]")
@@ -133,7 +133,7 @@ def _dashes_after_colon(reading: str, found: list[tuple[int, int, str]], breaks:
 def _told(reading: str, end: int, value: str, breaks: list[int]) -> tuple[str, int, int] | None:
     """Where an identifier ending at `end` is followed by its description: the mark that opens it, where it starts and
     where it ends (the closing bracket, else the next clause break); None for a number, a negation, or no description."""
-    told = _TOLD.match(reading, end) if value.startswith("`") else None
+    told = TOLD.match(reading, end) if value.startswith("`") else None
     if not told:
         return None
     mark = told.group(1)

@@ -27,9 +27,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from curation.checks.units import Unit, units
+from curation.checks.units import BULLET, Unit, units
 from curation.checks.alignment import recalled
-from curation.checks.anchors import Anchor, anchors
+from curation.checks.anchors import TOLD, Anchor, anchors
 from curation.checks.masking import mask_identifiers
 from curation.checks.operands import operand_swaps
 from curation.checks.prose import quote
@@ -108,13 +108,15 @@ _FILE = re.compile(r"\.[A-Za-z0-9]{2,7}`$|/`$")
 _ID = re.compile(r"(?:^`|_)id`$", re.IGNORECASE)
 # A name a part can go with: a column, a file or a folder, not code or a format (`index=False`, `pixel_id,prob`).
 _PLAIN = re.compile(r"^`[^`\s=,()]+`$")
-# The identifier a list item (or a line of a data card) is about: "- `label`: target class ...".
-_HEAD = re.compile(r"^\s*(?:[-*•]\s*)?(`[^`\n]+`)\s*(?::|：|\s[—–-]\s)")
+_IDENTIFIER = re.compile(r"`[^`\n]+`")
 
 
 def _head(text: str) -> str | None:
-    match = _HEAD.match(text)
-    return match.group(1) if match else None
+    """The identifier a list item (or a line of a data card) is about: the one it opens with, its description after it
+    ("- `label`: target class ...")."""
+    item = BULLET.sub("", text, count=1)
+    named = _IDENTIFIER.match(item)
+    return named.group(0) if named and TOLD.match(item, named.end()) else None
 
 
 def _opens_values(text: str, word: str, value: str) -> bool:
@@ -157,15 +159,16 @@ def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: st
     ("predict for `test.csv`, using `train.csv`" as "on the basis of `train.csv`, predict for `test.csv`": the verb is
     nearest to the source). The calibration sets' nine role false alarms were these (2026-11-29)."""
     e, t = _roles(e_anchors), _roles(t_anchors)
-    together = {frozenset(match.groups()) for match in _TOGETHER.finditer(english)}
     shared = sorted({a.value for a in e_anchors if a.value.startswith("`")} & {a.value for a in t_anchors})
     shared = [value for value in shared if _PLAIN.match(value)]
+    partless = [x for x in shared if not t.get(x)]
+    if not partless:  # (the common case: the sentences below need not be read again)
+        return []
+    together = {frozenset(match.groups()) for match in _TOGETHER.finditer(english)}
     heads = {_head(english), _head(translated)}
     from_both = {name for name, marked in sources(english, "en", names).items()
                  if marked and sources(translated, code, names).get(name)}
-    for x in shared:
-        if t.get(x):
-            continue
+    for x in partless:
         head = len(heads) == 1 and x in heads
         for y in shared:
             if y == x or bool(_FILE.search(x)) != bool(_FILE.search(y)) or y in from_both:

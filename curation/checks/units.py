@@ -14,7 +14,8 @@ from curation.checks.numbers import NUMBER
 from curation.checks.prose import prose, prose_size
 from curation.checks.segments import blocks, sentences
 
-_BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
+# A list item's, a numbered item's or a heading's marker (roles.py reads the identifier an item is about after it)
+BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#+)\s+")
 _DIGITS = re.compile(r"\d+(?:[.,:x]\d+)*")
 
 
@@ -48,7 +49,7 @@ def _units(text: str, names: tuple[str, ...]) -> tuple[Unit, ...]:
     found = []
     layout = blocks(PLACEHOLDER.sub(" ", text))
     for sentence in sentences(PLACEHOLDER.sub(" ", text)):
-        plain = " ".join(_BULLET.sub("", sentence.text).replace("`", "").split())
+        plain = " ".join(BULLET.sub("", sentence.text).replace("`", "").split())
         if any(char.isalpha() for char in plain):
             block = layout[sentence.block]
             anchors = _anchors([*mask_identifiers(sentence.text, tuple(names)).spans,

@@ -210,25 +210,30 @@ def test_a_part_shared_by_two_identifiers_named_together_or_given_to_an_id_colum
                                "wcześnie.", "pl").passed
 
 
-def test_no_move_onto_code_from_a_list_items_head_or_onto_the_source_file():
-    # the calibration sets' role false alarms (2026-11-29): a part beside code or a format string, a list item's words
-    # reordered around a value, the verb nearest the file the data comes from, "predictor" (a feature)
-    source = "Submit rows of `pixel_id,prob` without the index column (pass `index=False` in pandas)."
-    assert check_roles(source, "提交 `pixel_id,prob` 行，不含索引列（向 pandas 传入 `index=False`）。", "zh").passed
-    source = "- `label`: target class, `benign` or one of 6 attack types; missing in test_flows.parquet"
-    assert check_roles(source, "- `label`: в test_flows.parquet отсутствует; целевой класс — `benign` или один из 6 "
-                               "типов атак", "ru").passed
-    source = "Predict the duration in seconds of each ride in `test.csv`, using the completed rides in `train.csv`."
-    assert check_roles(source, "Na podstawie zakończonych przejazdów z `train.csv` przewidź, ile sekund potrwa każdy "
-                               "przejazd z `test.csv`.", "pl").passed
-    source = ("The target is the column `tmax_c` of `daily_obs.csv`; the column `tmax_f` holds the same value in "
-              "Fahrenheit and must not be used as a feature.")
-    assert check_roles(source, "La variable a predecir es la columna `tmax_c` de `daily_obs.csv`. Está prohibido usar "
-                               "como predictor la columna `tmax_f`, que tiene el mismo valor.", "es").passed
-    # still a move: the data's source given the part of the file to predict for, and a list item's target given away
-    source = "Predict the duration in seconds of each ride in `test.csv`, using the completed rides in `train.csv`."
+# The calibration sets' role false alarms (2026-11-29): a part beside code or a format string, a list item's words
+# reordered around a value, the verb nearest the file the data comes from, "predictor" (a feature).
+_TAXI = "Predict the duration in seconds of each ride in `test.csv`, using the completed rides in `train.csv`."
+
+
+@pytest.mark.parametrize("source, good, language", [
+    ("Submit rows of `pixel_id,prob` without the index column (pass `index=False` in pandas).",
+     "提交 `pixel_id,prob` 行，不含索引列（向 pandas 传入 `index=False`）。", "zh"),
+    ("- `label`: target class, `benign` or one of 6 attack types; missing in test_flows.parquet",
+     "- `label`: в test_flows.parquet отсутствует; целевой класс — `benign` или один из 6 типов атак", "ru"),
+    (_TAXI, "Na podstawie zakończonych przejazdów z `train.csv` przewidź, ile sekund potrwa każdy przejazd z "
+            "`test.csv`.", "pl"),
+    ("The target is the column `tmax_c` of `daily_obs.csv`; the column `tmax_f` holds the same value in Fahrenheit "
+     "and must not be used as a feature.",
+     "La variable a predecir es la columna `tmax_c` de `daily_obs.csv`. Está prohibido usar como predictor la columna "
+     "`tmax_f`, que tiene el mismo valor.", "es"),
+])
+def test_no_move_onto_code_from_a_list_items_head_or_onto_the_source_file(source, good, language):
+    assert check_roles(source, good, language).passed
+
+
+def test_the_data_source_given_the_other_files_part_is_still_a_move():
     swapped = "Na podstawie przejazdów z `test.csv` przewidź, ile sekund potrwa każdy przejazd z `train.csv`."
-    assert failed(check_roles(source, swapped, "pl"))
+    assert failed(check_roles(_TAXI, swapped, "pl"))
     assert failed(check_roles("Train on `train.csv` and submit one row for each `loan_id` in `test.csv`.",
                               "Modeli `test.csv` üzerinde eğitin ve `train.csv` içindeki her `loan_id` için bir satır "
                               "gönderin.", "tr"))
