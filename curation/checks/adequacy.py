@@ -44,7 +44,7 @@ from curation.checks.alignment import Link, align, recalled, remember, reordered
 from curation.checks.clauses import clause_problems, without_each_clause
 from curation.checks.encoders import EncoderUnavailable, encoder_name, model, not_covered, vectors
 from curation.checks.glossary import Glossary
-from curation.checks.glue import absorbed, in_place, validated
+from curation.checks.glue import absorbed, in_place, merged_afar, validated
 from curation.checks.prose import prose, prose_size, quote
 from curation.checks.scopes import left_out
 from curation.checks.settling import ONE_TO_ONE_SPAN, TYPICAL_RATIO, borrowed, one_to_one, settled, settled_ends
@@ -227,7 +227,8 @@ def _judge(texts: _Texts, key: tuple, head: int = 0, english_units: int = 0, tra
     after their start (settling.settled_ends): the units around it are paired in place."""
     cut, pair = texts.cut, texts.pair
     links = align(pair, texts.merge, texts.split, cut, GLUE_GAIN[texts.name])
-    links = in_place(texts, absorbed(texts, reordered(validated(texts, links), pair, cut, LOOSE_PAIR.get(texts.name))),
+    links = in_place(texts, merged_afar(texts, absorbed(texts, reordered(validated(texts, links), pair, cut,
+                                                                           LOOSE_PAIR.get(texts.name)))),
                      ONE_TO_ONE_SPAN)
     # the meaning checks compare words on these pairs of sentences, numbered in the whole texts
     tail = max(0, translated_units - head - len(texts.t))

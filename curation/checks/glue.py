@@ -4,6 +4,8 @@
   link closer and makes the lengths fit better, when it carries the partner's identifiers or numbers, when it says a
   clause of the partner (USE), or when it is a short sentence whose meaning words the partner says (absorbing);
 - a merge or split the alignment chose stands only if its weaker half passes that same test (validated);
+- a unit left unpaired whose identifiers and numbers all stand in a link's other side, and in none of its own side,
+  was merged into that link out of its place (merged_afar);
 - a translated and an English sentence left unpaired alone in the same place, with the same identifiers and numbers
   and a fitting length, are a loose rendering of each other (in_place).
 
@@ -118,6 +120,36 @@ def absorbed(texts, links: list[Link]) -> list[Link]:
                      else Link(host.t, tuple(sorted((*host.s, index))), host.score))
             links[links.index(host)] = grown
             links.remove(lone)
+    return links
+
+
+def merged_afar(texts, links: list[Link]) -> list[Link]:
+    """Links with each unpaired unit glued onto the link, anywhere in the text, whose other side holds every identifier
+    and number of the unit while its own side holds none of them, and whose units read the unit above the cut: the
+    translator merged a sentence into one out of its place ("Estimate the transit time of the wagons; the target,
+    `transit_hours`, runs from departure to arrival" for the English's first and third sentences), or made a sentence
+    of a clause and moved it. A dropped sentence takes its identifiers with it; an invented one about a column stands
+    beside that column's rendering, which its own side then holds."""
+    links = list(links)
+    for lone in [link for link in links if not (link.t and link.s)]:
+        translated = bool(lone.t)
+        index = lone.t[0] if translated else lone.s[0]
+        unit = (texts.translated if translated else texts.english)[index]
+        if not unit.anchors:
+            continue
+        for host in links:
+            if not (host.t and host.s):
+                continue
+            own, theirs = (host.t, host.s) if translated else (host.s, host.t)
+            own_side, other_side = (texts.translated, texts.english) if translated else (texts.english, texts.translated)
+            held = frozenset().union(*(other_side[i].anchors for i in theirs))
+            kept = frozenset().union(*(own_side[i].anchors for i in own))
+            cosines = [float(texts.pair[index, i] if translated else texts.pair[i, index]) for i in theirs]
+            if unit.anchors <= held and not unit.anchors & kept and max(cosines) >= texts.cut:
+                grown = tuple(sorted((*own, index)))
+                links[links.index(host)] = Link(grown, host.s, host.score) if translated else Link(host.t, grown, host.score)
+                links.remove(lone)
+                break
     return links
 
 

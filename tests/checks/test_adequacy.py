@@ -328,3 +328,20 @@ def test_a_kazakh_translation_whose_sentences_vary_more_in_length_is_paired_line
     assert not all(structure_fits(e, t, TYPICAL_RATIO["kk"], ONE_TO_ONE_SPAN) for e, t in zip(english, translated))
     result = check_adequacy(case.source, case.translation, "kk", case.names)
     assert result.passed and "one for each English one" in result.detail
+
+
+_PARCELS = ("Estimate how long each parcel takes to arrive. The data holds `train.csv` with 2019-2022 and `test.csv` with "
+            "2023. The target is `hours`, counted from pickup to delivery. Predictions are scored with RMSE, and lower is "
+            "better.")
+
+
+def test_a_sentence_merged_into_another_out_of_its_place_is_no_omission():
+    # the third English sentence said inside the first, the second after it: its identifier stands in the merged
+    # sentence, whose English partner lacks it
+    merged = ("Оцените, сколько времени идёт каждая посылка: целевая переменная `hours` отсчитывается от приёма до "
+              "доставки. Данные содержат `train.csv` за 2019-2022 годы и `test.csv` за 2023 год. Прогнозы оцениваются "
+              "по RMSE, чем ниже, тем лучше.")
+    assert check_adequacy(_PARCELS, merged, "ru", ("hours",)).passed
+    dropped = ("Оцените, сколько времени идёт каждая посылка. Данные содержат `train.csv` за 2019-2022 годы и `test.csv` "
+               "за 2023 год. Прогнозы оцениваются по RMSE, чем ниже, тем лучше.")
+    assert "omitted: English line 1 'The target is `hours`" in check_adequacy(_PARCELS, dropped, "ru", ("hours",)).detail

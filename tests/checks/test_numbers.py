@@ -70,6 +70,18 @@ def test_a_range_with_an_end_missing_and_a_date_split_are_still_caught(source, t
     assert not check_numbers(source, translation).passed
 
 
+@pytest.mark.parametrize("translation, passes", [
+    ("- `feed_kg`: сухое вещество за сутки (8.5-27.0 кг)", True),  # the unit in the target's letters leaves it unmasked
+    ("- `feed_kg`: сухое вещество за сутки (от 8.5 до 27.0 кг)", True),
+    ("- `feed_kg`: сухое вещество за сутки (9.5-27.0 кг)", False),
+    ("- `feed_kg`: сухое вещество за сутки (8,5-27,0 кг)", False),
+])
+def test_a_range_of_decimals_is_read_with_both_its_ends(translation, passes):
+    source = "- `feed_kg`: dry matter eaten per day (8.5-27.0 kg)"
+    assert check_numbers(source, translation, ["feed_kg"]).passed is passes
+    assert check_numbers("Keep rates of 0.1-0.5 only.", "Оставьте только доли от 0.1 до 0.5.").passed
+
+
 def test_a_negative_number_is_read_and_its_sign_may_be_a_typographic_minus():
     source = "Temperatures range from -25 to 40 degrees."
     assert not check_numbers(source, "Температура от 40 градусов.").passed  # -25 dropped

@@ -257,6 +257,13 @@ def test_a_russian_loan_in_k_or_g_with_a_kazakh_ending_is_not_kyrgyz():
     assert "Kyrgyz" in failed("its source", "анын булагы", "kk")["language"]
 
 
+def test_a_kazakh_verbal_noun_of_a_stem_in_u_is_no_kyrgyz_long_vowel():
+    # "сауу" (milking) and "жуу" (washing) are Kazakh; Kyrgyz "окуу", "жазуу" are Kazakh "оқу", "жазу"
+    english = "The records cover feeding, milking and washing of each cow."
+    assert "language" not in failed(english, "Жазбалар әр сиырды азықтандыруды, сауу мен жуу жұмыстарын қамтиды.", "kk")
+    assert "Kyrgyz spelling" in failed("machine reading", "машиналык окуу", "kk")["language"]
+
+
 @pytest.mark.parametrize("word", ["трохгадовыя", "чатырохпавярховых", "восемсот", "фотаальбомы", "кароткатэрміновы",
                                   "доўгатэрміновых", "поўнаводная", "прыродаахоўныя", "збожжаўборачных"])
 def test_a_belarusian_compound_that_keeps_two_stressed_o_is_not_russian_spelling(word):
