@@ -11,7 +11,9 @@ sentences into one, split one in two and reorder clauses (curation/checks/alignm
 - a unit left unpaired is added (translation) or omitted (English) unless it is the other half of a split or merge
   with its neighbour (curation/checks/glue.py): gluing it on brings that link closer, and the link's length ratio
   with it is nearer the text's usual one than without it; or (USE) it says a clause of the neighbour's English, made
-  a sentence of its own;
+  a sentence of its own; a unit left unpaired whose identifiers and numbers all stand in the other side of a link out
+  of its place, and in none of that link's own side, was merged into it ("Estimate the transit time; the target,
+  `transit_hours`, runs from departure to arrival" for the English's first and third sentences);
 - in a pair (USE languages only), a clause of the translation whose removal brings the sentence much closer to its
   English one, that makes the sentence's length fit the English better and says nothing any English unit, nor a
   clause of its sentence or of the next or previous one, says, is added ("…, the data is on Kaggle"); a clause of the
