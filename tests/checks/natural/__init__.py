@@ -134,11 +134,12 @@ MEANING_CALIBRATION = ("meaning_calibration", "meaning_calibration_2a", "meaning
 # 5a: ar zh ja, 5b: ru be kk, 5c: fr it es, 5d: pl ro tr; 5e: ar zh ja, laboratories dense with units; 5f: ru be tr,
 # media, municipal services, laboratories and materials, with practitioners' jargon), written to find false alarms; and
 # 6a: be kk (2026-11-29; dairy farms, library lending, ski resorts, rail freight, dental clinics, recycling), correct
-# translations only, written because the held-out sets' Belarusian and Kazakh false alarms had no calibration kin.
+# translations only, written because the held-out sets' Belarusian and Kazakh false alarms had no calibration kin; 6b:
+# ru ja, the same for beekeeping, parking garages, bakeries, court scheduling and fire lookouts.
 SURFACE_CALIBRATION = ("calibration", "calibration_extra", "calibration_hard", "calibration_3a", "calibration_3b",
                        "calibration_3c", "calibration_3d", "calibration_4a", "calibration_4b", "calibration_4c",
                        "calibration_5a", "calibration_5b", "calibration_5c", "calibration_5d", "calibration_5e",
-                       "calibration_5f", "calibration_6a")
+                       "calibration_5f", "calibration_6a", "calibration_6b")
 LANGUAGES = ("ar", "be", "zh", "ru", "fr", "it", "ja", "kk", "pl", "ro", "es", "tr")
 DEFECTS = ("added_content", "omission", "truncation", "language_confusion", "mixed_language", "english_echo",
            "wrong_script", "number_damaged", "number_dropped")
