@@ -1059,10 +1059,10 @@ def test_a_kept_word_the_english_has_too_renders_no_negated_change():
 @pytest.mark.parametrize("english, translation", [
     # "yes/no" names a column's values; it negates nothing
     ("- `queen_seen`: whether the queen was seen during the inspection (yes/no)",
-     "- `queen_seen`：内検で女王蜂を確認できたかどうか（yes/no）"),
+     "- `queen_seen`：内検で女王蜂を確認できたか（yes/no）"),
     # "できず" is "cannot"
-    ("Vans wider than 2 m are not let in, so the log has no rows for them.",
-     "幅 2 m を超えるバンは入場できず、そのためログにはそれらの行がありません。"),
+    ("Vans wider than 2 m are not let in and are sent to another garage.",
+     "幅 2 m を超えるバンは入場できず、別の駐車場へ案内されます。"),
     # "do not shuffle" said as "keep the order"
     ("Do not shuffle the rows before you split them by date.",
      "日付で分割する前に、行の順序を保ってください。"),
