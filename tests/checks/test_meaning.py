@@ -1054,3 +1054,18 @@ def test_a_kept_word_the_english_has_too_renders_no_negated_change():
     result = check_meaning("Do not shuffle the rows; keep the time order.", "Mezcla las filas; conserva el orden temporal.",
                            "es")
     assert not result.passed and result.detail.startswith("negation: line 1 "), result.detail
+
+
+@pytest.mark.parametrize("english, translation", [
+    # "yes/no" names a column's values; it negates nothing
+    ("- `queen_seen`: whether the queen was seen during the inspection (yes/no)",
+     "- `queen_seen`：内検で女王蜂を確認できたか（yes/no）"),
+    # "できず" is "cannot"
+    ("Vans wider than 2 m are not let in and are sent to another garage.",
+     "幅 2 m を超えるバンは入場できず、別の駐車場へ案内されます。"),
+    # "do not shuffle" said as "keep the order"
+    ("Do not shuffle the rows before you split them by date.",
+     "日付で分割する前に、行の順序を保ってください。"),
+])
+def test_a_value_list_cannot_and_keeping_the_order_read_as_the_english_says_them(english, translation):
+    assert checked("meaning", english, translation, "ja").passed
