@@ -66,9 +66,8 @@ def absorbing(texts, index: int, translated: bool, links: Sequence[Link],
         if (lone.own_block or side[own[0]].own_block) and lone.block not in {side[i].block for i in own}:
             continue
         other_side = texts.english if translated else texts.translated
-        theirs_anchors = frozenset().union(*(other_side[i].anchors for i in theirs))
-        own_anchors = frozenset().union(*(side[i].anchors for i in own))
-        if lone.anchors and lone.anchors <= theirs_anchors and not lone.anchors <= own_anchors:
+        if (lone.anchors and lone.anchors <= _anchors_of(other_side, theirs)
+                and not lone.anchors <= _anchors_of(side, own)):
             return link  # it carries the partner's identifiers or numbers the rest of its side lacks: a piece of it
         margin = CLAUSE_HALF.get(texts.name)
         if margin is not None and clause_match(texts, (texts.vt if translated else texts.vs)[index], theirs,
@@ -108,49 +107,55 @@ def _said_by_partner(texts, index: int, translated: bool, own: Sequence[int], th
     return any(partner[concept] > mine[concept] for concept in lone)
 
 
-def absorbed(texts, links: list[Link]) -> list[Link]:
-    """Links with every unpaired unit that is half of a split or merge glued onto its neighbour's link."""
+def _anchors_of(side, indices: Sequence[int]) -> frozenset[str]:
+    """The identifiers and numbers the units at these indices hold together."""
+    return frozenset().union(*(side[i].anchors for i in indices))
+
+
+def _glued_each(texts, links: list[Link], host_of) -> list[Link]:
+    """Links with each unpaired unit glued onto the link `host_of(texts, index, translated, paired links)` names."""
     links = list(links)
     for lone in [link for link in links if not (link.t and link.s)]:
         translated = bool(lone.t)
         index = lone.t[0] if translated else lone.s[0]
-        host = absorbing(texts, index, translated, [link for link in links if link.t and link.s])
+        host = host_of(texts, index, translated, [link for link in links if link.t and link.s])
         if host is not None:
-            grown = (Link(tuple(sorted((*host.t, index))), host.s, host.score) if translated
-                     else Link(host.t, tuple(sorted((*host.s, index))), host.score))
-            links[links.index(host)] = grown
+            grown = tuple(sorted((*(host.t if translated else host.s), index)))
+            links[links.index(host)] = (Link(grown, host.s, host.score) if translated
+                                        else Link(host.t, grown, host.score))
             links.remove(lone)
     return links
 
 
+def absorbed(texts, links: list[Link]) -> list[Link]:
+    """Links with every unpaired unit that is half of a split or merge glued onto its neighbour's link."""
+    return _glued_each(texts, links, absorbing)
+
+
+def _merged_into(texts, index: int, translated: bool, paired: Sequence[Link]) -> Link | None:
+    """The link, anywhere in the text, whose other side holds every identifier and number of the unpaired unit `index`
+    while its own side holds none of them, and whose units read the unit above the cut, or None."""
+    side, other_side = (texts.translated, texts.english) if translated else (texts.english, texts.translated)
+    wanted = side[index].anchors
+    if not wanted:
+        return None
+    for host in paired:
+        own, theirs = (host.t, host.s) if translated else (host.s, host.t)
+        if not wanted <= _anchors_of(other_side, theirs) or wanted & _anchors_of(side, own):
+            continue
+        cosines = texts.pair[index, list(theirs)] if translated else texts.pair[list(theirs), index]
+        if float(cosines.max()) >= texts.cut:
+            return host
+    return None
+
+
 def merged_afar(texts, links: list[Link]) -> list[Link]:
-    """Links with each unpaired unit glued onto the link, anywhere in the text, whose other side holds every identifier
-    and number of the unit while its own side holds none of them, and whose units read the unit above the cut: the
-    translator merged a sentence into one out of its place ("Estimate the transit time of the wagons; the target,
+    """Links with each unpaired unit glued onto the link it was merged into out of its place (_merged_into): the
+    translator said a sentence inside another one ("Estimate the transit time of the wagons; the target,
     `transit_hours`, runs from departure to arrival" for the English's first and third sentences), or made a sentence
     of a clause and moved it. A dropped sentence takes its identifiers with it; an invented one about a column stands
     beside that column's rendering, which its own side then holds."""
-    links = list(links)
-    for lone in [link for link in links if not (link.t and link.s)]:
-        translated = bool(lone.t)
-        index = lone.t[0] if translated else lone.s[0]
-        unit = (texts.translated if translated else texts.english)[index]
-        if not unit.anchors:
-            continue
-        for host in links:
-            if not (host.t and host.s):
-                continue
-            own, theirs = (host.t, host.s) if translated else (host.s, host.t)
-            own_side, other_side = (texts.translated, texts.english) if translated else (texts.english, texts.translated)
-            held = frozenset().union(*(other_side[i].anchors for i in theirs))
-            kept = frozenset().union(*(own_side[i].anchors for i in own))
-            cosines = [float(texts.pair[index, i] if translated else texts.pair[i, index]) for i in theirs]
-            if unit.anchors <= held and not unit.anchors & kept and max(cosines) >= texts.cut:
-                grown = tuple(sorted((*own, index)))
-                links[links.index(host)] = Link(grown, host.s, host.score) if translated else Link(host.t, grown, host.score)
-                links.remove(lone)
-                break
-    return links
+    return _glued_each(texts, links, _merged_into)
 
 
 def in_place(texts, links: list[Link], span: float) -> list[Link]:

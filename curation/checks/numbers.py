@@ -25,10 +25,11 @@ NAME = "numbers"
 
 # A number as the source writes it: 2011, 0.5, 1,000, 28x28, 05:00, 2011-01-20, 3-5. Only ASCII digits: a
 # number in other digits (١٢, １２) is a different string. Not part of a word or identifier (F1, v2), nor the second
-# part of a range or date (3-5, 8.5-27.0, 2011-01-20); after a minus sign that follows no letter or digit (-0.5, -25 °C) it is a
-# number, its sign left to the translator's typography (−0.5).
+# part of a range or date (3-5, 8.5-27.0, 2011-01-20); after a minus sign that follows no letter or digit (-0.5,
+# -25 °C) it is a number, its sign left to the translator's typography (−0.5).
 NUMBER = re.compile(r"(?:(?<![A-Za-z0-9_.,:\-])|(?<=^-)|(?<=[^A-Za-z0-9_.,:\-]-))"
-                    r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+(?:\.\d+)?)*)(?![0-9]|[.,:x\-][0-9])", re.ASCII)
+                    r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:x]\d+)*(?:-\d+(?:\.\d+)?)*)"
+                    r"(?![0-9]|[.,:x\-][0-9])", re.ASCII)
 # Anything that may be a number written another way: digits of any script joined by one separator, a spaced
 # "x" (28 x 28) or a thin or plain space before a group of three (42 000).
 _LOOKALIKE = re.compile(r"\d+(?:(?:[.,:x×хХ'’/\-年月]|\s[x×хХ]\s|[ \u00a0\u202f](?=\d{3}(?!\d)))\d+)*")
@@ -47,14 +48,14 @@ def _numbers_with_amounts(text: str, names: Iterable[str] = ()) -> Counter[str]:
     return numbers(text, names) + Counter(number for span in amounts for number in NUMBER.findall(span))
 
 
-# A range of two numbers, whole or decimal: "0-100", "8.5-27.0" (a translator's unit in its own letters, "8.5-27.0 кг",
-# leaves it whole where the English's "kg" made the end an amount).
-_RANGE = r"\d+(?:\.\d+)?-\d+(?:\.\d+)?"
+# A range of two numbers, whole or decimal: "0-100", "8.5-27.0" (a translator's unit in its own letters, "8.5-27.0
+# кг", leaves it whole where the English's "kg" made the end an amount).
+_RANGE = re.compile(r"\d+(?:\.\d+)?-\d+(?:\.\d+)?")
 
 
 def _with_range_ends(found: Counter[str]) -> Counter[str]:
     """The numbers of a translation, and the ends of each range it writes with a hyphen ("0-100" for "0 to 100")."""
-    ends = Counter(part for value, count in found.items() if re.fullmatch(_RANGE, value)
+    ends = Counter(part for value, count in found.items() if _RANGE.fullmatch(value)
                    for part in value.split("-") for _ in range(count))
     return found + ends
 
@@ -64,7 +65,7 @@ def _range_said(value: str, missing: int, wanted: Counter[str], found: Counter[s
     "2019—2021", "2019 至 2021", "от 3 до 5". A date or a code joined by hyphens (2011-01-20, 2011-01) is no range: its
     first part is not the smaller."""
     ends = value.split("-")
-    if len(ends) != 2 or not re.fullmatch(_RANGE, value) or re.match(r"0\d", ends[1]) or float(ends[0]) >= float(ends[1]):
+    if not _RANGE.fullmatch(value) or re.match(r"0\d", ends[1]) or float(ends[0]) >= float(ends[1]):
         return False
     return all(found[end] >= wanted[end] + missing for end in ends)
 

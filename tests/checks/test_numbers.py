@@ -79,6 +79,9 @@ def test_a_range_with_an_end_missing_and_a_date_split_are_still_caught(source, t
 def test_a_range_of_decimals_is_read_with_both_its_ends(translation, passes):
     source = "- `feed_kg`: dry matter eaten per day (8.5-27.0 kg)"
     assert check_numbers(source, translation, ["feed_kg"]).passed is passes
+
+
+def test_a_range_of_decimals_said_with_its_ends_apart_passes():
     assert check_numbers("Keep rates of 0.1-0.5 only.", "Оставьте только доли от 0.1 до 0.5.").passed
 
 
