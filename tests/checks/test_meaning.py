@@ -1068,3 +1068,61 @@ def test_a_kept_word_the_english_has_too_renders_no_negated_change():
 ])
 def test_a_value_list_and_a_cannot_read_as_the_english_says_them(english, translation):
     assert checked("meaning", english, translation, "ja").passed
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # "do not use X after T" as "use only X up to T", the sentence's other negation kept, once ...
+    ("pl", "Do not use readings taken after the deadline, and do not use external data.",
+     "Korzystaj tylko z odczytów wykonanych przed terminem i nie używaj danych zewnętrznych.",
+     "Nie korzystaj z odczytów wykonanych przed terminem i nie używaj danych zewnętrznych."),
+    # ... or more of them
+    ("es", "Runners who did not finish are in neither file, and you must not use times recorded after the 10 km mark.",
+     "En ninguno de los archivos figuran los corredores que no terminaron, y los tiempos solo pueden usarse hasta los "
+     "10 km.",
+     "En ninguno de los archivos figuran los corredores que no terminaron, y los tiempos no pueden usarse hasta los "
+     "10 km."),
+])
+def test_a_negation_said_as_only_with_the_opposite_may_keep_the_sentence_s_other_negations(language, english, correct,
+                                                                                            broken):
+    """"Do not use what came after" is "use only what came before" (calibration sets 6c, 6e) whatever else the sentence
+    negates; the same flip with a negation and no "only" is still caught. (Where a language negates twice, "niciunul ...
+    nu", the sentence keeps as many negations as the English and the flip is still reported: an "only" there may be an
+    English condition's, "counts only if".)"""
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert not result.passed and result.detail.startswith("comparison: line 1 "), result.detail
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # "降雪が始まってから" (since the snowfall started) is "after it started"
+    ("ja", "Predict how many minutes each route needs to be cleared after a snowfall starts.",
+     "降雪が始まってから各ルートの除雪が終わるまでに何分かかるかを予測してください。",
+     "降雪が始まる前に各ルートの除雪に何分かかるかを予測してください。"),
+    # a bare "minimum" before its number is "at least"
+    ("fr", "- `drop`: largest pressure drop within 15 minutes (bar, at least 0)",
+     "- `drop` : baisse de pression la plus importante en 15 minutes (bar, minimum 0)",
+     "- `drop` : baisse de pression la plus importante en 15 minutes (bar, maximum 0)"),
+    # "saat 02:00" is a time of day, no hours
+    ("tr", "- `night_flow`: minimum flow between 02:00 and 04:00 (litres per second)",
+     "- `night_flow`: saat 02:00 ile 04:00 arasında ölçülen en düşük debi (l/s)",
+     "- `night_flow`: 02:00 ile 04:00 arasında ölçülen en düşük debi (litre/saat)"),
+    # "the only source" says the English "not allowed, except"
+    ("ro", "External data is not allowed, except for the flight schedule in `schedule.csv`.",
+     "`schedule.csv`, cu orarul zborurilor, este singura sursă de date externe permisă.",
+     "`schedule.csv`, cu orarul zborurilor, este o sursă de date externe permisă."),
+    # "positives ou nulles" is "not negative"
+    ("fr", "Predictions must not be negative.", "Les prédictions doivent être positives ou nulles.",
+     "Les prédictions doivent être positives."),
+    ("ru", "- `co2_ppm`: carbon dioxide above the grain (ppm, at least 400)",
+     "- `co2_ppm`: углекислый газ над зерном (ppm, минимум 400)",
+     "- `co2_ppm`: углекислый газ над зерном (ppm, максимум 400)"),
+    # "周期" is a period, no week
+    ("zh", "- `price`: price paid in the last billing period (euros per month)",
+     "- `price`：最近一个计费周期支付的价格（欧元/月）", "- `price`：最近一个计费周期支付的价格（欧元/周）"),
+    ("it", "No external data is allowed except public holiday calendars.",
+     "Gli unici dati esterni ammessi sono i calendari dei giorni festivi.",
+     "I dati esterni ammessi sono i calendari dei giorni festivi."),
+])
+def test_words_of_calibration_sets_6c_to_6g_read_as_the_english_says_them(language, english, correct, broken):
+    assert check_meaning(english, correct, language).passed
+    assert not check_meaning(english, broken, language).passed
