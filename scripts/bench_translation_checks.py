@@ -3,7 +3,7 @@
 Calibration (the checks were tuned on it): the seeded-error suite (tests/checks/seeded/), the hand-written sentences
 (tests/checks/sentences.json) and the natural calibration sets (tests/checks/natural/calibration/: the sample
 project's texts, correct translations phrased as translators phrase them, hand-written broken ones; and
-calibration_extra/ and calibration_hard/: more texts in the held-out set's style; calibration_3a/ … _6i/: sets written
+calibration_extra/ and calibration_hard/: more texts in the held-out set's style; calibration_3a/ … _6k/: sets written
 by helpers that had not seen the checks, listed in tests/checks/natural/__init__.py, SURFACE_CALIBRATION), and the
 meaning calibration sets
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
