@@ -51,7 +51,8 @@ def proper_names(source: str, names: Iterable[str] = ()) -> tuple[str, ...]:
 
     found: set[str] = set()
     for sentence in sentences(prose(source, names)):
-        for position, word in enumerate(re.findall(r"[A-Za-z]+", sentence.text)):
+        # a name's accented letters are its own ("Jaén", "Córdoba"): cut at them, "Ja" was a name and "én" Turkish prose
+        for position, word in enumerate(re.findall(r"[^\W\d_]+", sentence.text)):
             if word[0].isupper() and (position or (len(word) > 1 and word.isupper())):
                 found.add(word)
                 if word.endswith("s") and word[:-1].isupper():

@@ -90,7 +90,9 @@ def foreign_signs(text: str, language: str, english: Collection[str] = ()) -> st
     words = lexicon(code)
     own = [word.casefold() for word in _own_words(text)]
     if words.spelling is not None:
-        hits = [word for word in own if words.spelling.search(word) and not _loan(word, english, words.spelling)]
+        # an abbreviation in capitals spells no word: Kazakh "ЖОО" (a university) has no Kyrgyz long vowel
+        spelled = [word.casefold() for word in _own_words(text) if not (len(word) > 1 and word.isupper())]
+        hits = [word for word in spelled if words.spelling.search(word) and not _loan(word, english, words.spelling)]
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {words.spelling_note}"
     unspaced = parse_language(code).script in ("Han", "Japanese")  # words are not separated: look inside the text

@@ -1122,7 +1122,15 @@ def test_a_negation_said_as_only_with_the_opposite_may_keep_the_sentence_s_other
     ("it", "No external data is allowed except public holiday calendars.",
      "Gli unici dati esterni ammessi sono i calendari dei giorni festivi.",
      "I dati esterni ammessi sono i calendari dei giorni festivi."),
+    # "une précision minimale de 0.9" is "a precision of at least 0.9", no minimizing
+    ("fr", "The metric is recall at a precision of at least 0.9, and it should be maximized.",
+     "La métrique est le rappel pour une précision minimale de 0.9 : plus il est élevé, mieux c'est.",
+     "La métrique est le rappel pour une précision maximale de 0.9 : plus il est élevé, mieux c'est."),
+    # "no time of day" is no unit; "senza orario" neither
+    ("it", "- `delivery_date`: day the order arrived at the restaurant (local date, no time of day)",
+     "- `delivery_date`: giorno in cui l'ordine è arrivato al ristorante (data locale, senza orario)",
+     "- `delivery_date`: ora in cui l'ordine è arrivato al ristorante (data locale, senza orario)"),
 ])
-def test_words_of_calibration_sets_6c_to_6g_read_as_the_english_says_them(language, english, correct, broken):
+def test_words_of_calibration_sets_6c_to_6k_read_as_the_english_says_them(language, english, correct, broken):
     assert check_meaning(english, correct, language).passed
     assert not check_meaning(english, broken, language).passed

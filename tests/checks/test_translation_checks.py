@@ -264,6 +264,21 @@ def test_a_kazakh_verbal_noun_of_a_stem_in_u_is_no_kyrgyz_long_vowel():
     assert "Kyrgyz spelling" in failed("machine reading", "машиналык окуу", "kk")["language"]
 
 
+def test_an_abbreviation_in_capitals_spells_no_kyrgyz_long_vowel():
+    # "ЖОО" (жоғары оқу орны, a university) is Kazakh; the same letters in a word are still Kyrgyz spelling
+    assert "language" not in failed("university admissions", "ЖОО-ға қабылдау", "kk")
+    assert "Kyrgyz spelling" in failed("university admissions", "жогорку окуу жайына кабыл алуу", "kk")["language"]
+
+
+def test_a_place_name_with_accents_stays_whole_and_names_no_letters():
+    # "Jaén" and "Córdoba" are names the English has: they were cut at their accents, and "én" read as Turkish prose
+    english = "Records from 14 olive oil mills in Jaén and Córdoba, collected between 2018 and 2023."
+    assert "language" not in failed(english, "Jaén ve Córdoba'daki 14 zeytinyağı fabrikasından 2018 ile 2023 arasında "
+                                             "toplanan kayıtlar.", "tr")
+    assert "lacks: á" in failed(english, "Jaén ve Córdoba'daki 14 zeytinyağı fábrikasından 2018 ile 2023 arasında "
+                                         "toplanan kayıtlar.", "tr")["language"]
+
+
 @pytest.mark.parametrize("word", ["трохгадовыя", "чатырохпавярховых", "восемсот", "фотаальбомы", "кароткатэрміновы",
                                   "доўгатэрміновых", "поўнаводная", "прыродаахоўныя", "збожжаўборачных"])
 def test_a_belarusian_compound_that_keeps_two_stressed_o_is_not_russian_spelling(word):
