@@ -121,7 +121,7 @@ def test_the_readme_fits_a_newcomer():
     assert len(README.splitlines()) <= 250
     # the three commands, exactly as CI and a fresh clone run them
     for command in ('python3 -m venv .venv && .venv/bin/pip install -e ".[dev]"', ".venv/bin/curate run",
-                    ".venv/bin/python -m pytest -n 4", "python -m tests.fakes.sample_model"):
+                    ".venv/bin/python -m pytest -n 3", "python -m tests.fakes.sample_model"):
         assert command in README
     # the whole path on the sample, run to release
     for step in ("curate run", "curate review pull", "curate merge", "curate report", "curate publish --version"):
