@@ -88,10 +88,11 @@ def foreign_signs(text: str, language: str, english: Collection[str] = ()) -> st
         shown = "".join("ZWNJ" if char == "\u200c" else char for char in found)
         return f"letters the {_name(code)} alphabet lacks: {shown}"
     words = lexicon(code)
-    own = [word.casefold() for word in _own_words(text)]
+    written = _own_words(text)
+    own = [word.casefold() for word in written]
     if words.spelling is not None:
         # an abbreviation in capitals spells no word: Kazakh "ЖОО" (a university) has no Kyrgyz long vowel
-        spelled = [word.casefold() for word in _own_words(text) if not (len(word) > 1 and word.isupper())]
+        spelled = [word.casefold() for word in written if not (len(word) > 1 and word.isupper())]
         hits = [word for word in spelled if words.spelling.search(word) and not _loan(word, english, words.spelling)]
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {words.spelling_note}"
