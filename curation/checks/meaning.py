@@ -12,8 +12,9 @@ there is no alignment: a tag, adequacy off):
   sentence that also says the opposite of the English's comparison is that comparison negated ("no sample before
   2015" as "every sample in 2015 or later") and passes; an absence ("missing") said as a presence ("filled") with
   nothing negative on either side lost one too; a negation the translation adds is not compared; a sentence
-  whose clauses both sides set apart alike (colons, semicolons, a comma's "and", "so" or "because") is compared
-  clause by clause for an English prohibition ("Do not use it: it is not known" as "Use it: it is not known");
+  whose clauses both sides set apart alike (colons, semicolons, a comma's "and", "so" or "because", or a full stop
+  where the translator split the sentence or merged two) is compared clause by clause for an English prohibition
+  ("Do not use it: it is not known" as "Use it. It is not known");
 - direction and comparison: the translation says one side of an opposite pair (higher/lower, maximize/minimize,
   ascending/descending, at least/at most, before/after, earliest/latest, inside/outside) less often than the English
   and the other side more often, in the sentence and in the whole text, or the sentence's one word of the pair is

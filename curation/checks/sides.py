@@ -110,16 +110,19 @@ _AFTER_COMMA = re.compile(r"[,，،]\s*$")
 
 
 def clauses(side: Side, words: Senses, names: tuple[str, ...], fine: bool) -> list[Side]:
-    """A one-sentence side's clauses, each a side of its own (just the side when it has no clause marks): its parts
-    between colons and semicolons, and with `fine` also before a clause word after a comma (", and do not …")."""
-    if len(side.units) != 1:
-        return [side]
-    unit = side.units[0]
+    """A side's clauses, each a side of its own (just the side when it has one sentence and no clause marks): its
+    sentences, and their parts between colons and semicolons, and with `fine` also before a clause word after a comma
+    (", and do not …"). A translator splits an English sentence at its colon ("Do not use it: no customer appears in
+    both sets" as two sentences) or merges two with one, so a sentence of one side pairs with a clause of the other."""
+    parts = [part for unit in side.units for part in _parts(unit, words, fine)]
+    return [side_of([part], words, names) for part in parts] if len(parts) > 1 else [side]
+
+
+def _parts(unit: Unit, words: Senses, fine: bool) -> list[Unit]:
     text = unit.text
     lowered = lower(text, words.code)
     cuts = sorted({match.start() for word in words.patterns.get(relations().clause, ()) if fine and word.needle in lowered
                    for match in word.compiled.finditer(lowered) if _AFTER_COMMA.search(lowered, 0, match.start())}
                   | {match.start() for match in _CLAUSE_MARK.finditer(text)})
     parts = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
-    parts = [part.strip(" :;：；") for part in parts if part.strip(" :;：；,，")]
-    return [side_of([replace(unit, text=part)], words, names) for part in parts] if len(parts) > 1 else [side]
+    return [replace(unit, text=part.strip(" :;：；")) for part in parts if part.strip(" :;：；,，")] or [unit]

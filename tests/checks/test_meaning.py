@@ -1134,3 +1134,21 @@ def test_a_negation_said_as_only_with_the_opposite_may_keep_the_sentence_s_other
 def test_words_of_calibration_sets_6c_to_6k_read_as_the_english_says_them(language, english, correct, broken):
     assert check_meaning(english, correct, language).passed
     assert not check_meaning(english, broken, language).passed
+
+
+@pytest.mark.parametrize("language, english, correct, broken", [
+    # an English sentence split at its colon into two (calibration set 2a)
+    ("ja", "Do not treat `customer_id` as a feature: no customer appears in both the training and the test set.",
+     "`customer_id` を特徴量として扱わないでください。同じ顧客が学習データとテストデータの両方に現れることはありません。",
+     "`customer_id` を特徴量として扱ってください。同じ顧客が学習データとテストデータの両方に現れることはありません。"),
+    # two English sentences merged at a colon
+    ("ru", "Do not use the weather data. It is not known at prediction time.",
+     "Не используйте данные о погоде: на момент прогноза они не известны.",
+     "Используйте данные о погоде: на момент прогноза они не известны."),
+])
+def test_a_negation_lost_in_a_split_or_merged_sentence_is_caught(language, english, correct, broken):
+    """A sentence split at its colon, or two merged into one, pair a sentence of one side with a clause of the other;
+    the clause that lost its prohibition is found though the other still negates."""
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert not result.passed and result.detail.startswith("negation: line 1 "), result.detail
