@@ -114,11 +114,11 @@ def clauses(side: Side, words: Senses, names: tuple[str, ...], fine: bool) -> li
     sentences, and their parts between colons and semicolons, and with `fine` also before a clause word after a comma
     (", and do not …"). A translator splits an English sentence at its colon ("Do not use it: no customer appears in
     both sets" as two sentences) or merges two with one, so a sentence of one side pairs with a clause of the other."""
-    parts = [part for unit in side.units for part in _parts(unit, words, fine)]
+    parts = [part for unit in side.units for part in _unit_clauses(unit, words, fine)]
     return [side_of([part], words, names) for part in parts] if len(parts) > 1 else [side]
 
 
-def _parts(unit: Unit, words: Senses, fine: bool) -> list[Unit]:
+def _unit_clauses(unit: Unit, words: Senses, fine: bool) -> list[Unit]:
     text = unit.text
     lowered = lower(text, words.code)
     cuts = sorted({match.start() for word in words.patterns.get(relations().clause, ()) if fine and word.needle in lowered
