@@ -43,6 +43,11 @@ def _prose(text: str, names: tuple[str, ...]) -> str:
     return PLACEHOLDER.sub(" ", mask_identifiers(text, names).text)
 
 
+def in_capitals(word: str) -> bool:
+    """Whether a word is an abbreviation written in capitals ("VIP", "ЖОО"): a code, not a word of the language."""
+    return len(word) > 1 and word.isupper()
+
+
 def proper_names(source: str, names: Iterable[str] = ()) -> tuple[str, ...]:
     """Words the English writes as names, which a translation keeps as they are: capitalized words inside a sentence
     (Cherbourg, Figure Eight, Mr.), codes and acronyms (Ex, Gd, TA, VIP). They say nothing of the language a text
@@ -53,7 +58,7 @@ def proper_names(source: str, names: Iterable[str] = ()) -> tuple[str, ...]:
     for sentence in sentences(prose(source, names)):
         # a name's accented letters are its own ("Jaén", "Córdoba"): cut at them, "Ja" was a name and "én" Turkish prose
         for position, word in enumerate(re.findall(r"[^\W\d_]+", sentence.text)):
-            if word[0].isupper() and (position or (len(word) > 1 and word.isupper())):
+            if word[0].isupper() and (position or in_capitals(word)):
                 found.add(word)
                 if word.endswith("s") and word[:-1].isupper():
                     found.add(word[:-1])  # URLs: URL

@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection
 
 from curation.checks.lexicon import lexicon
+from curation.checks.prose import in_capitals
 from curation.checks.scripts import letter_script
 from curation.checks.word_frequency import neighbour_words_in
 from curation.languages import SUPPORTED, parse_language
@@ -92,7 +93,7 @@ def foreign_signs(text: str, language: str, english: Collection[str] = ()) -> st
     own = [word.casefold() for word in written]
     if words.spelling is not None:
         # an abbreviation in capitals spells no word: Kazakh "ЖОО" (a university) has no Kyrgyz long vowel
-        spelled = [word.casefold() for word in written if not (len(word) > 1 and word.isupper())]
+        spelled = [word.casefold() for word in written if not in_capitals(word)]
         hits = [word for word in spelled if words.spelling.search(word) and not _loan(word, english, words.spelling)]
         if hits:
             return f"{', '.join(dict.fromkeys(hits[:3]))}: {words.spelling_note}"
