@@ -467,6 +467,24 @@ def test_an_ml_term_kept_in_english_or_glossed_in_full_width_brackets_passes(tex
     source = "Submissions are scored by the mean intersection over union over the 4 classes; higher is better."
     assert "not_copy" not in failed(source, text, language)
 
+
+
+@pytest.mark.parametrize("text,language", [
+    ("Классифицируйте снимки olive groves по 4 классам.", "ru"),
+    ("将 olive groves 的卫星图像分为 4 类。", "zh"),
+])
+def test_two_english_words_of_a_phrase_in_a_non_latin_sentence_are_caught(text, language):
+    source = "Classify satellite images of olive groves into 4 classes."
+    assert "'olive groves' in English" in failed(source, text, language)["not_copy"]
+
+
+def test_english_values_of_a_list_and_a_unit_in_a_non_latin_sentence_pass():
+    source = "Each machine is labelled healthy, faulty or unknown; uptake is in nmol/min/mg protein."
+    text = "Каждая машина помечена как healthy, faulty или unknown; поглощение указано в nmol/min/mg protein."
+    assert "not_copy" not in failed(source, text, "ru")
+    source = "Reads come from the 16S rRNA gene of each sample."
+    assert "not_copy" not in failed(source, "Прочтения получены из гена 16S rRNA каждого образца.", "ru")
+
 # -- no false alarm on the default domain vocabulary, translated afresh (not used to tune the checks) -------------
 
 FRESH_TAGS = {"urban planning": {"fr": "urbanisme", "ru": "градостроительство", "es": "urbanismo", "tr": "şehir planlaması", "zh": "城市规划", "ja": "都市計画", "kk": "қала құрылысы", "ar": "التخطيط العمراني"},
