@@ -39,6 +39,7 @@ class Lexicon:
     one_word_terms: frozenset[str] = frozenset()  # English only
     function_words: frozenset[str] = frozenset()  # English only
     tells: frozenset[str] = frozenset()  # English only
+    kept_terms: frozenset[str] = frozenset()  # English only
 
 
 @lru_cache(maxsize=None)
@@ -67,6 +68,7 @@ def lexicon(code: str) -> Lexicon:
         one_word_terms=frozenset(data.get("one_word_terms", ())),
         function_words=frozenset(data.get("function_words", ())),
         tells=frozenset(data.get("tells", ())),
+        kept_terms=frozenset(data.get("kept_terms", ())),
     )
 
 

@@ -36,6 +36,13 @@ COPIED_SHARE = 0.75
 # in English has none ("run length encoding").
 ENGLISH_RUN = 4
 ENGLISH_CLAUSE_RUN = 3
+# In a Cyrillic, Arabic or CJK target no word is English by chance: three words of the English source in a row are a
+# phrase left untranslated ("fine particulate matter" in a Russian sentence), unless they are a term practitioners
+# keep in English (the glossary's, lexicon/en.toml `kept_terms`).
+ENGLISH_RUN_OTHER_SCRIPT = 3
+# ... and two, with nothing but a space between them, are an English phrase ("cassava leaves"); two values of a list
+# ("normal", "worn") are not, nor a name in capitals.
+ENGLISH_PHRASE_OTHER_SCRIPT = 2
 # A word of a tag shared with the English source is English (not a loan) when lingua gives English this
 # share against the target alone ("energy" in French 0.97, "medical" in Spanish 0.65). Words the language writes
 # exactly as English does ("transport" in Polish, 0.64) are listed as its loans in curation/checks/lexicon/.
@@ -107,19 +114,30 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
     of an ML term of the glossary (`terms`: its English forms as words) do not count: practitioners keep "stratified
     group k-fold" or "recall" in English, and a run that is such terms is no clause left untranslated."""
     runs: list[list[str]] = [[]]
+    tight: list[bool] = [True]  # whether only spaces stand between the run's words (a phrase, not a list of values)
     end = 0
     for match in re.finditer(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)*", sentence):
         word = match.group(0)
         shared = letter_script(word[0]) == "Latin" and word.casefold() in source_words
-        if not shared or re.search(r"[^\s,;:()\-–—\"'«»“”]", sentence[end:match.start()]):
+        gap = sentence[end:match.start()]
+        if not shared or re.search(r"[^\s,;:()\-–—\"'«»“”]", gap):
             runs.append([])
+            tight.append(True)
         if shared:
+            glued = sentence[match.start() - 1:match.start()] + sentence[match.end():match.end() + 1]
+            # a phrase of plain words: not part of a symbol or a unit ("16S rRNA", "µL/min/mg protein")
+            if (runs[-1] and not gap.isspace()) or re.search(r"[\d/]", glued) or not word[1:].islower():
+                tight[-1] = False
             runs[-1].append(word)
         end = match.end()
     # glossary terms and the language's loans ("baseline", "gradient boosting" in Italian) do not count
-    sized = [(run, len(run) - sum(_in_terms(run, terms + _loan_terms(language)))) for run in runs if run]
-    clause = [run for run, size in sized if size >= ENGLISH_RUN or (
-        size >= ENGLISH_CLAUSE_RUN and {word.casefold() for word in run} & lexicon("en").function_words)]
+    kept = tuple(sorted(set(terms + _loan_terms(language) + _kept_terms()), key=lambda term: (-len(term), term)))
+    sized = [(run, len(run) - sum(_in_terms(run, kept)), close) for run, close in zip(runs, tight) if run]
+    longest_run = ENGLISH_RUN if script == "Latin" else ENGLISH_RUN_OTHER_SCRIPT
+    clause = [run for run, size, close in sized if size >= longest_run or (
+        size >= ENGLISH_CLAUSE_RUN and {word.casefold() for word in run} & lexicon("en").function_words) or (
+        script != "Latin" and close and size >= ENGLISH_PHRASE_OTHER_SCRIPT
+        and not all(word[0].isupper() for word in run))]
     if not clause:
         return None
     longest = " ".join(max(clause, key=len))
@@ -141,6 +159,12 @@ def _may_be_english(text: str, source_words: set[str]) -> bool:
     tells = lexicon("en").tells
     return (any(word.casefold() in tells for word in found)
             or sum(word.casefold() in source_words for word in found) >= 0.5 * len(found))
+
+
+@lru_cache(maxsize=1)
+def _kept_terms() -> tuple[tuple[str, ...], ...]:
+    """The ML terms of several words a translator may keep in English, as the word tuples _in_terms reads."""
+    return tuple(tuple(words(term.casefold())) for term in lexicon("en").kept_terms)
 
 
 @lru_cache(maxsize=None)
@@ -181,7 +205,7 @@ def _without_glosses(sentence: str, outside: str) -> str:
         phrase = " ".join(latin).casefold()
         return " " if latin and len(latin) <= GLOSS_WORDS and f" {phrase} " in outside else match.group(0)
 
-    return re.sub(r"\(([^()]*)\)", gloss, sentence)
+    return re.sub(r"[(（]([^()（）]*)[)）]", gloss, sentence)  # Chinese and Japanese write full-width brackets
 
 
 def check_not_copy(source: str, translation: str, language: str, settings: Settings, names: Iterable[str] = ()) -> CheckResult:

@@ -441,6 +441,50 @@ def test_ml_terms_kept_in_english_are_no_english_clause():
     assert "English" in failed(source, echoed, "it")["not_copy"]
 
 
+
+@pytest.mark.parametrize("text,language", [
+    ("Спрогнозируйте суточный объём talc mining output для каждой шахты.", "ru"),
+    ("预测每座矿山在接下来一年中每日的 talc mining output，并按矿山编号排序。", "zh"),
+    ("各鉱山の talc mining output を日ごとに予測してください。", "ja"),
+])
+def test_three_english_words_left_in_a_non_latin_sentence_are_caught(text, language):
+    # a Latin-script target shares short words with English and needs four; in Cyrillic or CJK three are a phrase
+    source = "Forecast the daily talc mining output of each mine."
+    assert "'talc mining output' in English" in failed(source, text, language)["not_copy"]
+
+
+def test_a_gloss_in_full_width_brackets_beside_its_rendering_passes():
+    source = "Forecast the daily talc mining output of each mine."
+    assert "not_copy" not in failed(source, "预测每座矿山在接下来一年中每日的滑石开采产量（talc mining output），并按矿山编号排序。", "zh")
+
+
+@pytest.mark.parametrize("text,language", [
+    ("評価指標は 4 クラスの Intersection over Union の平均で、高いほど良い結果です。", "ja"),
+    ("评估指标是 4 个类别的平均交并比（intersection over union），越高越好。", "zh"),
+    ("Метрика — среднее по 4 классам значение intersection over union; чем выше, тем лучше.", "ru"),
+])
+def test_an_ml_term_kept_in_english_or_glossed_in_full_width_brackets_passes(text, language):
+    source = "Submissions are scored by the mean intersection over union over the 4 classes; higher is better."
+    assert "not_copy" not in failed(source, text, language)
+
+
+
+@pytest.mark.parametrize("text,language", [
+    ("Классифицируйте снимки olive groves по 4 классам.", "ru"),
+    ("将 olive groves 的卫星图像分为 4 类。", "zh"),
+])
+def test_two_english_words_of_a_phrase_in_a_non_latin_sentence_are_caught(text, language):
+    source = "Classify satellite images of olive groves into 4 classes."
+    assert "'olive groves' in English" in failed(source, text, language)["not_copy"]
+
+
+def test_english_values_of_a_list_and_a_unit_in_a_non_latin_sentence_pass():
+    source = "Each machine is labelled healthy, faulty or unknown; uptake is in nmol/min/mg protein."
+    text = "Каждая машина помечена как healthy, faulty или unknown; поглощение указано в nmol/min/mg protein."
+    assert "not_copy" not in failed(source, text, "ru")
+    source = "Reads come from the 16S rRNA gene of each sample."
+    assert "not_copy" not in failed(source, "Прочтения получены из гена 16S rRNA каждого образца.", "ru")
+
 # -- no false alarm on the default domain vocabulary, translated afresh (not used to tune the checks) -------------
 
 FRESH_TAGS = {"urban planning": {"fr": "urbanisme", "ru": "градостроительство", "es": "urbanismo", "tr": "şehir planlaması", "zh": "城市规划", "ja": "都市計画", "kk": "қала құрылысы", "ar": "التخطيط العمراني"},
