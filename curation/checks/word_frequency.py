@@ -64,9 +64,9 @@ def _zipf(bucket: int) -> float:
 
 
 @lru_cache(maxsize=None)
-def neighbour_only(target: str, neighbour: str) -> frozenset[str]:
-    """The neighbour's everyday words the target writes a thousand times less often, or not at all. Both lists are
-    read once, a bucket at a time: only this set stays (a few thousand words)."""
+def neighbour_only(target: str, neighbour: str, times_more: float = TIMES_MORE) -> frozenset[str]:
+    """The neighbour's everyday words the target writes 10^times_more times less often (a thousand), or not at all.
+    Both lists are read once, a bucket at a time: only this set stays (a few thousand words)."""
     everyday: dict[str, float] = {}
     for index, bucket in enumerate(_buckets(neighbour)):
         if _zipf(index) < EVERYDAY:
@@ -78,7 +78,7 @@ def neighbour_only(target: str, neighbour: str) -> frozenset[str]:
         in_target.update((word, _zipf(last)) for word in bucket if word in everyday)
     missing = max(1.0, _zipf(last) - _BELOW_THE_END)
     return frozenset(word for word, zipf in everyday.items()
-                     if zipf - in_target.get(word, missing) >= TIMES_MORE)
+                     if zipf - in_target.get(word, missing) >= times_more)
 
 
 def available(code: str) -> bool:

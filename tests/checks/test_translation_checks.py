@@ -415,6 +415,12 @@ def test_half_a_tag_left_in_english_is_caught(text, language):
     assert "in English" in failed(source, text, language)["not_copy"]
 
 
+@pytest.mark.parametrize("source,text,language", [("fraud prevention", "prevención del fraud", "es"),
+                                                  ("fraud prevention", "prevenirea fraud", "ro")])
+def test_an_everyday_english_word_left_in_a_tag_is_caught(source, text, language):
+    # language identification reads a lone word weakly; word frequencies say the target hardly ever writes it
+    assert "in English" in failed(source, text, language)["not_copy"]
+
 def test_a_bullet_line_left_in_english_is_caught():
     source = "Columns:\n- `temp`: the air temperature in degrees Celsius."
     text = "Colonnes :\n- `temp`: the air temperature in degrees Celsius."
