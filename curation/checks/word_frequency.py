@@ -8,6 +8,10 @@ neighbour's everyday words and a thousand times rarer in the target. The target'
 target writes, so a word both languages use ("dados" is Spanish dice, "care" is Italian for dear) is nobody's
 evidence, however common it is in the neighbour.
 
+English is read the same way for a word of a domain tag that the translation shares with the English source
+(curation/checks/not_copy.py): "fraud" in "detección de fraud" is an everyday English word that Spanish writes a
+hundred times less often (a margin of two powers of ten there: a tag's word is one of a handful, not one of a text).
+
 Which neighbours to test for each target is data: `frequency_neighbours` in the target's lexicon file. wordfreq's
 small lists hold the words written at least once in a million, its large ones down to once in a hundred million
 (its package description, read 2026-11-28); Romanian has only a small list, Belarusian, Kazakh and Turkish's neighbour
