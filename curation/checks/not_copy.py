@@ -137,7 +137,7 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
             runs[-1].append(word)
         end = match.end()
     # glossary terms and the language's loans ("baseline", "gradient boosting" in Italian) do not count
-    kept = tuple(sorted(set(terms + _loan_terms(language) + _kept_terms()), key=lambda term: (-len(term), term)))
+    kept = _terms_kept(terms, language)
     sized = [(run, len(run) - sum(_in_terms(run, kept)), close) for run, close in zip(runs, tight) if run]
     longest_run = ENGLISH_RUN if script == "Latin" else ENGLISH_RUN_OTHER_SCRIPT
     clause = [run for run, size, close in sized if size >= longest_run or (
@@ -165,6 +165,12 @@ def _may_be_english(text: str, source_words: set[str]) -> bool:
     tells = lexicon("en").tells
     return (any(word.casefold() in tells for word in found)
             or sum(word.casefold() in source_words for word in found) >= 0.5 * len(found))
+
+
+@lru_cache(maxsize=64)
+def _terms_kept(terms: tuple[tuple[str, ...], ...], language: str) -> tuple[tuple[str, ...], ...]:
+    """Glossary terms, the language's loans and the ML terms kept in English, longest first (as _in_terms reads them)."""
+    return tuple(sorted(set(terms + _loan_terms(language) + _kept_terms()), key=lambda term: (-len(term), term)))
 
 
 @lru_cache(maxsize=1)
