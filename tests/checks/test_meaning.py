@@ -555,6 +555,10 @@ def test_a_description_recast_without_its_negation_in_one_clause_passes():
     ("Utilisez uniquement les données fournies, senza exception.", "fr", "Italian"),
     ("Use solo los datos proporcionados, sem excepción.", "es", "Portuguese"),
     ("Use solo los datos proporcionados, sense excepción.", "es", "Catalan"),
+    # function words no letter gives away (2026-11-29): Russian in Belarusian and Kazakh, Azerbaijani in Turkish
+    ("Кожная каманда может выкарыстоўваць толькі дадзеныя звесткі.", "be", "Russian"),
+    ("Берілген деректерді ғана пайдаланыңыз, чем больше, тем лучше.", "kk", "Russian"),
+    ("Yalnızca sağlanan verileri kullanın, heç bir harici kaynak olmadan.", "tr", "Azerbaijani"),
 ])
 def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbour):
     [result] = [r for r in check_translation("Use only the data provided.", text, language, Settings())
