@@ -4,7 +4,10 @@ Simplified vs traditional comes from OpenCC (the `opencc` package, the reference
 character its traditional-to-simplified conversion changes is not written so in simplified Chinese.
 Characters only Chinese uses come from the Japanese character set: a Han character Shift_JIS (JIS X 0208, the
 6,355 kanji of everyday Japanese) cannot encode is a Chinese form (计 视 觉 预 测 户), never one a Japanese text
-is written with. Kana are Japanese only (curation/checks/scripts.py).
+is written with. And the other way: a Han character GB 2312 (the 6,763 characters of everyday simplified Chinese)
+cannot encode and OpenCC does not convert to a simplified form is a Japanese form (転 帰 検 収, which Chinese writes
+转 归 检 收), not a character a simplified Chinese text is written with.
+Kana are Japanese only (curation/checks/scripts.py).
 """
 
 from __future__ import annotations
@@ -39,6 +42,22 @@ def _japanese(char: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _simplified(char: str) -> bool:
+    try:
+        char.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def japanese_forms(text: str) -> list[str]:
+    """The Han characters of a text that simplified Chinese is never written with and that are not traditional
+    forms either (those are `traditional`'s): Japanese forms such as 転 (转) or 検 (检)."""
+    convert = _to_simplified().convert
+    return [char for char in dict.fromkeys(text)
+            if letter_script(char) == "Han" and not _simplified(char) and convert(char) == char]
 
 
 def chinese_only(text: str) -> list[str]:

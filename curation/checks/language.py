@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from curation.checks.han import chinese_only
+from curation.checks.han import chinese_only, japanese_forms
 from curation.checks.language_id import confidences, rivals, segments
 from curation.checks.lexicon import lexicon
 from curation.checks.prose import is_long, prose, quote, without_glosses, words
@@ -86,6 +86,9 @@ def check_language(translation: str, language: str, settings: Settings, names: I
                                      f"{''.join(chinese_only(own))}")
         if target.code == "zh" and has_kana(own):
             return _fail("language", f"{where} has kana: Japanese, not Chinese")
+        if target.code == "zh" and japanese_forms(own):
+            return _fail("language", f"{where} has Japanese forms of characters Chinese writes otherwise: "
+                                     f"{''.join(japanese_forms(own))}")
         if target.code in ("zh", "ja"):
             if target.code == "ja" and not has_kana(own) and is_long(own):
                 return _fail("language", f"{where} has no kana: Chinese, not Japanese")

@@ -244,10 +244,18 @@ def test_an_answer_without_a_word_in_the_target_script_fails_the_language_check(
     ("urban mobility", "градска мобилност", "ru", "градска: an everyday Bulgarian word, rare in Russian"),
     ("computer vision", "visione artificiale", "ro", "reads as Italian"),
     ("energy forecasting", "能源预测", "ja", "Chinese characters Japanese is not written with: 预测"),
+    # Japanese forms of characters simplified Chinese writes otherwise (検 for 检, 転 for 转)
+    ("image retrieval", "图像検索", "zh", "Japanese forms of characters Chinese writes otherwise: 検"),
+    ("traffic forecasting", "交通転移预测", "zh", "Japanese forms of characters Chinese writes otherwise: 転"),
 ])
 def test_a_neighbour_outside_the_project_is_caught(source, text, language, expected):
     assert expected in failed(source, text, language)["language"]
 
+
+def test_simplified_characters_a_japanese_text_shares_are_no_japanese_form():
+    # 残 and 気's simplified 气 are Chinese too; a traditional form is the script check's to name
+    assert "language" not in failed("residual analysis", "残差分析", "zh")
+    assert "Japanese forms" not in failed("weather forecasting", "天氣預測", "zh").get("language", "")
 
 def test_a_russian_loan_in_k_or_g_with_a_kazakh_ending_is_not_kyrgyz():
     # "лагы" is лаг (lag) with Kazakh's possessive ending; "булагы" is Kyrgyz for Kazakh "бұлағы"
