@@ -559,6 +559,7 @@ def test_a_description_recast_without_its_negation_in_one_clause_passes():
     ("Кожная каманда может выкарыстоўваць толькі дадзеныя звесткі.", "be", "Russian"),
     ("Берілген деректерді ғана пайдаланыңыз, чем больше, тем лучше.", "kk", "Russian"),
     ("Yalnızca sağlanan verileri kullanın, heç bir harici kaynak olmadan.", "tr", "Azerbaijani"),
+    ("Строки без метки видалено из обучающей выборки.", "ru", "Ukrainian"),
 ])
 def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbour):
     [result] = [r for r in check_translation("Use only the data provided.", text, language, Settings())
