@@ -560,6 +560,7 @@ def test_a_description_recast_without_its_negation_in_one_clause_passes():
     ("Берілген деректерді ғана пайдаланыңыз, чем больше, тем лучше.", "kk", "Russian"),
     ("Yalnızca sağlanan verileri kullanın, heç bir harici kaynak olmadan.", "tr", "Azerbaijani"),
     ("Строки без метки видалено из обучающей выборки.", "ru", "Ukrainian"),
+    ("Белгісі жоқ жолдар оқыту жиынынан өчүрүлдү.", "kk", "Kyrgyz"),
 ])
 def test_a_few_words_of_a_neighbour_language_are_caught(text, language, neighbour):
     [result] = [r for r in check_translation("Use only the data provided.", text, language, Settings())
