@@ -36,17 +36,10 @@ def traditional(text: str) -> dict[str, str]:
     return found
 
 
-def _japanese(char: str) -> bool:
+def _in_charset(char: str, codec: str) -> bool:
+    """Whether a character set encodes the character: Shift_JIS for everyday Japanese, GB 2312 for simplified Chinese."""
     try:
-        char.encode("shift_jis")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _simplified(char: str) -> bool:
-    try:
-        char.encode("gb2312")
+        char.encode(codec)
     except UnicodeEncodeError:
         return False
     return True
@@ -57,9 +50,9 @@ def japanese_forms(text: str) -> list[str]:
     forms either (those are `traditional`'s): Japanese forms such as 転 (转) or 検 (检)."""
     convert = _to_simplified().convert
     return [char for char in dict.fromkeys(text)
-            if letter_script(char) == "Han" and not _simplified(char) and convert(char) == char]
+            if letter_script(char) == "Han" and not _in_charset(char, "gb2312") and convert(char) == char]
 
 
 def chinese_only(text: str) -> list[str]:
     """The Han characters of a text that Japanese is never written with (simplified Chinese forms)."""
-    return [char for char in dict.fromkeys(text) if letter_script(char) == "Han" and not _japanese(char)]
+    return [char for char in dict.fromkeys(text) if letter_script(char) == "Han" and not _in_charset(char, "shift_jis")]
