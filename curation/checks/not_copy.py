@@ -16,9 +16,9 @@ from functools import lru_cache
 from curation.checks.glossary import GlossaryError, english_terms, load_glossary
 from curation.checks.language_id import confidences, rivals, segments
 from curation.checks.lexicon import lexicon
-from curation.checks.word_frequency import available, neighbour_only
 from curation.checks.prose import is_long, normal, prose, quote, words
 from curation.checks.scripts import letter_script, letter_scripts
+from curation.checks.word_frequency import available, neighbour_only
 from curation.config import Settings
 from curation.languages import parse_language
 from curation.records import CheckResult
@@ -49,7 +49,7 @@ ENGLISH_PHRASE_OTHER_SCRIPT = 2
 # exactly as English does ("transport" in Polish, 0.64) are listed as its loans in curation/checks/lexicon/.
 ENGLISH_WORD = 0.6
 # ... or when it is an everyday English word (wordfreq) the target writes this many powers of ten less often: "fraud"
-# (English 4.4 on the Zipf scale, French 2.2), "customer" in Romanian (4.6, not in its list).
+# (English 4.4 on the Zipf scale, French 2.2, Spanish 2.1), which lingua reads as the target's "fraude" cut short.
 TAG_WORD_TIMES_MORE = 2.0
 # English words the Latin-script targets write as their own: never "English left" in a tag (more per language in
 # curation/checks/lexicon/).
@@ -116,7 +116,8 @@ GLOSS_WORDS = 4
 def _english_run(sentence: str, source_words: set[str], language: str, script: str,
                  terms: tuple[tuple[str, ...], ...] = ()) -> str | None:
     """The longest run of ENGLISH_RUN or more words of the English source in a row (nothing but spaces and
-    punctuation between them) that reads as English, or None: a clause or a parenthesis the translator left. Words
+    punctuation between them; in a non-Latin script ENGLISH_RUN_OTHER_SCRIPT, or ENGLISH_PHRASE_OTHER_SCRIPT plain
+    words with only spaces between them) that reads as English, or None: a clause or a parenthesis the translator left. Words
     of an ML term of the glossary (`terms`: its English forms as words) do not count: practitioners keep "stratified
     group k-fold" or "recall" in English, and a run that is such terms is no clause left untranslated."""
     runs: list[list[str]] = [[]]
