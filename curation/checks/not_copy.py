@@ -49,7 +49,8 @@ ENGLISH_PHRASE_OTHER_SCRIPT = 2
 # exactly as English does ("transport" in Polish, 0.64) are listed as its loans in curation/checks/lexicon/.
 ENGLISH_WORD = 0.6
 # ... or when it is an everyday English word (wordfreq) the target writes this many powers of ten less often: "fraud"
-# (English 4.4 on the Zipf scale, French 2.2, Spanish 2.1), which lingua reads as the target's "fraude" cut short.
+# (English 4.4 on the Zipf scale, French 2.2, Spanish 2.1), where language identification alone passed "detección de
+# fraud" (the calibration sets, 2026-11-29).
 TAG_WORD_TIMES_MORE = 2.0
 # English words the Latin-script targets write as their own: never "English left" in a tag (more per language in
 # curation/checks/lexicon/).
