@@ -37,7 +37,7 @@ def traditional(text: str) -> dict[str, str]:
 
 
 def _in_charset(char: str, codec: str) -> bool:
-    """Whether a character set encodes the character: Shift_JIS for everyday Japanese, GB 2312 for simplified Chinese."""
+    """Whether a character set encodes the character (Shift_JIS: everyday Japanese; GB 2312: simplified Chinese)."""
     try:
         char.encode(codec)
     except UnicodeEncodeError:
@@ -55,4 +55,5 @@ def japanese_forms(text: str) -> list[str]:
 
 def chinese_only(text: str) -> list[str]:
     """The Han characters of a text that Japanese is never written with (simplified Chinese forms)."""
-    return [char for char in dict.fromkeys(text) if letter_script(char) == "Han" and not _in_charset(char, "shift_jis")]
+    return [char for char in dict.fromkeys(text)
+            if letter_script(char) == "Han" and not _in_charset(char, "shift_jis")]

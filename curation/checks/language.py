@@ -81,14 +81,13 @@ def check_language(translation: str, language: str, settings: Settings, names: I
         sign = foreign_signs(without_glosses(sentence, english_words), target.code, english_words)
         if sign:
             return _fail("language", f"{where} is not {target.english}: {sign}")
-        if target.code == "ja" and chinese_only(own):
-            return _fail("language", f"{where} has Chinese characters Japanese is not written with: "
-                                     f"{''.join(chinese_only(own))}")
+        if target.code == "ja" and (chinese := chinese_only(own)):
+            return _fail("language", f"{where} has Chinese characters Japanese is not written with: {''.join(chinese)}")
         if target.code == "zh" and has_kana(own):
             return _fail("language", f"{where} has kana: Japanese, not Chinese")
-        if target.code == "zh" and japanese_forms(own):
+        if target.code == "zh" and (japanese := japanese_forms(own)):
             return _fail("language", f"{where} has Japanese forms of characters Chinese writes otherwise: "
-                                     f"{''.join(japanese_forms(own))}")
+                                     f"{''.join(japanese)}")
         if target.code in ("zh", "ja"):
             if target.code == "ja" and not has_kana(own) and is_long(own):
                 return _fail("language", f"{where} has no kana: Chinese, not Japanese")

@@ -118,9 +118,10 @@ def _english_run(sentence: str, source_words: set[str], language: str, script: s
                  terms: tuple[tuple[str, ...], ...] = ()) -> str | None:
     """The longest run of ENGLISH_RUN or more words of the English source in a row (nothing but spaces and
     punctuation between them; in a non-Latin script ENGLISH_RUN_OTHER_SCRIPT, or ENGLISH_PHRASE_OTHER_SCRIPT plain
-    words with only spaces between them) that reads as English, or None: a clause or a parenthesis the translator left. Words
-    of an ML term of the glossary (`terms`: its English forms as words) do not count: practitioners keep "stratified
-    group k-fold" or "recall" in English, and a run that is such terms is no clause left untranslated."""
+    words with only spaces between them) that reads as English, or None: a clause or a parenthesis the translator
+    left. Words of an ML term of the glossary (`terms`: its English forms as words) do not count: practitioners
+    keep "stratified group k-fold" or "recall" in English, and a run that is such terms is no clause left
+    untranslated."""
     runs: list[list[str]] = [[]]
     tight: list[bool] = [True]  # whether only spaces stand between the run's words (a phrase, not a list of values)
     end = 0
@@ -171,7 +172,8 @@ def _may_be_english(text: str, source_words: set[str]) -> bool:
 
 @lru_cache(maxsize=64)
 def _terms_kept(terms: tuple[tuple[str, ...], ...], language: str) -> tuple[tuple[str, ...], ...]:
-    """Glossary terms, the language's loans and the ML terms kept in English, longest first (as _in_terms reads them)."""
+    """Glossary terms, the language's loans and the ML terms kept in English, longest first (as _in_terms reads
+    them)."""
     return tuple(sorted(set(terms + _loan_terms(language) + _kept_terms()), key=lambda term: (-len(term), term)))
 
 
