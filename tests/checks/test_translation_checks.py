@@ -455,21 +455,25 @@ def test_ml_terms_kept_in_english_are_no_english_clause():
     assert "English" in failed(source, echoed, "it")["not_copy"]
 
 
+_MINE = "Forecast the daily talc mining output of each mine."
+_GROVES = "Classify satellite images of olive groves into 4 classes."
 
-@pytest.mark.parametrize("text,language", [
-    ("Спрогнозируйте суточный объём talc mining output для каждой шахты.", "ru"),
-    ("预测每座矿山在接下来一年中每日的 talc mining output，并按矿山编号排序。", "zh"),
-    ("各鉱山の talc mining output を日ごとに予測してください。", "ja"),
+
+@pytest.mark.parametrize("source,text,language,phrase", [
+    # a Latin-script target shares short words with English and needs four; in Cyrillic or CJK three are a phrase ...
+    (_MINE, "Спрогнозируйте суточный объём talc mining output для каждой шахты.", "ru", "talc mining output"),
+    (_MINE, "预测每座矿山在接下来一年中每日的 talc mining output，并按矿山编号排序。", "zh", "talc mining output"),
+    (_MINE, "各鉱山の talc mining output を日ごとに予測してください。", "ja", "talc mining output"),
+    # ... and so are two plain words with only a space between them
+    (_GROVES, "Классифицируйте снимки olive groves по 4 классам.", "ru", "olive groves"),
+    (_GROVES, "将 olive groves 的卫星图像分为 4 类。", "zh", "olive groves"),
 ])
-def test_three_english_words_left_in_a_non_latin_sentence_are_caught(text, language):
-    # a Latin-script target shares short words with English and needs four; in Cyrillic or CJK three are a phrase
-    source = "Forecast the daily talc mining output of each mine."
-    assert "'talc mining output' in English" in failed(source, text, language)["not_copy"]
+def test_an_english_phrase_left_in_a_non_latin_sentence_is_caught(source, text, language, phrase):
+    assert f"'{phrase}' in English" in failed(source, text, language)["not_copy"]
 
 
 def test_a_gloss_in_full_width_brackets_beside_its_rendering_passes():
-    source = "Forecast the daily talc mining output of each mine."
-    assert "not_copy" not in failed(source, "预测每座矿山在接下来一年中每日的滑石开采产量（talc mining output），并按矿山编号排序。", "zh")
+    assert "not_copy" not in failed(_MINE, "预测每座矿山在接下来一年中每日的滑石开采产量（talc mining output），并按矿山编号排序。", "zh")
 
 
 @pytest.mark.parametrize("text,language", [
@@ -480,16 +484,6 @@ def test_a_gloss_in_full_width_brackets_beside_its_rendering_passes():
 def test_an_ml_term_kept_in_english_or_glossed_in_full_width_brackets_passes(text, language):
     source = "Submissions are scored by the mean intersection over union over the 4 classes; higher is better."
     assert "not_copy" not in failed(source, text, language)
-
-
-
-@pytest.mark.parametrize("text,language", [
-    ("Классифицируйте снимки olive groves по 4 классам.", "ru"),
-    ("将 olive groves 的卫星图像分为 4 类。", "zh"),
-])
-def test_two_english_words_of_a_phrase_in_a_non_latin_sentence_are_caught(text, language):
-    source = "Classify satellite images of olive groves into 4 classes."
-    assert "'olive groves' in English" in failed(source, text, language)["not_copy"]
 
 
 def test_english_values_of_a_list_and_a_unit_in_a_non_latin_sentence_pass():
