@@ -2,14 +2,14 @@
 
 A tag has no sentences to align, so its checks are lexical, from the word lists of curation/checks/lexicon/:
 - cut short: too few letters for the English (a Han character counts as three letters: it carries a morpheme; a
-  Hangul syllable as two); it
-  ends with a word a complete tag never ends with ("salud y", "транспорт и"); one word left of several English
-  words ("kentsel" for "urban mobility"; terms the languages write as one word, such as "real estate" or "social
-  media", are listed in lexicon/en.toml; a compound a translator coins, "agroalimentaire" for "agriculture and
-  food", is taken as whole when the sentence encoder finds it about as close to the whole tag as to its nearest
-  English word, as for Chinese and Japanese below; under e5, whose cosines of single words do not tell the two
-  apart, and past that margin, "мореведение" for "maritime studies", it is flagged for a person to look at); for
-  Chinese, fewer than two characters per English word;
+  Hangul syllable as two); it ends with a word a complete tag never ends with ("salud y", "транспорт и"); one word
+  left of several English words ("kentsel" for "urban mobility"; terms the languages write as one word, such as
+  "real estate" or "social media", are listed in lexicon/en.toml; a compound a translator coins, "agroalimentaire"
+  for "agriculture and food", is taken as whole when the sentence encoder finds it about as close to the whole tag as
+  to its nearest English word, as for Chinese and Japanese below, or when the language's word frequencies say it is
+  rare: a term of art or a coinage, "мореведение" for "maritime studies", not the everyday word a cut leaves,
+  "морские"; under e5, whose cosines of single words do not tell the two apart, and without a word list that reaches
+  that far, it is flagged for a person to look at); for Chinese, fewer than two characters per English word;
 - grown: more parts joined by a conjunction than the English has ("real estate" -> "nieruchomości i budownictwo",
   "العقارات والبناء").
 An acronym (SNS, IoT) is a whole rendering of a tag in any language.
@@ -23,6 +23,7 @@ from curation.checks.encoders import EncoderUnavailable, encoder_name, vectors
 from curation.checks.lexicon import lexicon
 from curation.checks.prose import words
 from curation.checks.scripts import letter_script
+from curation.checks.word_frequency import rare
 from curation.languages import parse_language
 
 # Sources shorter than this (in characters of prose) are tags and names.
@@ -44,6 +45,11 @@ WHOLE_TERM_MARGIN = 0.03
 # renderings from 0.013 ("agroalimentaire") to 0.217 ("мореведение"); this margin spares the closest of them and
 # keeps a margin of 0.05 below the lowest cut. Under e5 cut and whole words overlapped (-0.002 to 0.037 against 0.005).
 SPACED_WHOLE_TERM_MARGIN = 0.06
+# A one-word rendering rarer than this (Zipf: under once in ten million words) is a coined compound or a term of art
+# for the whole tag ("vélopartage", "антифрод", "agroalimentación", "kredytowanie": 0 to 1.74 on the calibration
+# sets), not the everyday word a cut leaves ("calidad" 5.1, "prévision" 3.8, "prognozowanie" 2.47, the rarest of the
+# cuts but one: Polish "kompletacja", 1.01, for "warehouse order picking"). Languages with a large wordfreq list only.
+RARE_WORD_ZIPF = 2.0
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z]{0,2}[A-Z]$")
 
 
@@ -121,7 +127,8 @@ def cut_short(source_prose: str, translated_prose: str, language: str) -> str | 
         return None
     spaced = parse_language(language).script not in ("Han", "Japanese")
     if spaced and content >= 2 and len(words(translated)) == 1 and not (
-            encoder_name(language) == "use" and _whole_term(source, translated, SPACED_WHOLE_TERM_MARGIN)):
+            encoder_name(language) == "use" and _whole_term(source, translated, SPACED_WHOLE_TERM_MARGIN)) and not (
+            rare(words(translated)[0].casefold(), language, RARE_WORD_ZIPF)):
         return f"one word for the {content} of {source!r} (cut short?)"
     return None
 

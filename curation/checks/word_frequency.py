@@ -15,7 +15,12 @@ hundred times less often (a margin of two powers of ten there: a tag's word is o
 Which neighbours to test for each target is data: `frequency_neighbours` in the target's lexicon file. wordfreq's
 small lists hold the words written at least once in a million, its large ones down to once in a hundred million
 (its package description, read 2026-11-28); Romanian has only a small list, Belarusian, Kazakh and Turkish's neighbour
-Azerbaijani none. The package is Apache-2.0 and its lists CC BY-SA 4.0 (its metadata): they are read where pip
+Azerbaijani none.
+
+A domain tag rendered as one word is whole when the word is rare in the target (curation/checks/tags.py): a cut
+leaves an everyday word ("qualité" of "air quality", "прогнозирование"), a translator who packs a tag into one word
+coins a compound or uses a term of art ("vélopartage", "антифрод"). Only a large list can say a word is rare: a
+word missing from a small one is merely rarer than its end (Zipf 3). The package is Apache-2.0 and its lists CC BY-SA 4.0 (its metadata): they are read where pip
 installed them, at run time, and nothing of them is copied into this repository, a cache or a release.
 """
 
@@ -46,6 +51,11 @@ SHORTEST = 3
 def _lists() -> dict[str, str]:
     """The languages wordfreq has a list for, and its file (the large list where there is one)."""
     return wordfreq.available_languages("best")
+
+
+@lru_cache(maxsize=1)
+def _large_lists() -> frozenset[str]:
+    return frozenset(wordfreq.available_languages("large"))
 
 
 def _buckets(code: str) -> Iterator[list[str]]:
@@ -83,6 +93,27 @@ def neighbour_only(target: str, neighbour: str, times_more: float = TIMES_MORE) 
     missing = max(1.0, _zipf(last) - _BELOW_THE_END)
     return frozenset(word for word, zipf in everyday.items()
                      if zipf - in_target.get(word, missing) >= times_more)
+
+
+# Where a large list ends (Zipf 1.0; its package description): a word it does not have is rarer than that.
+_LARGE_LIST_END = 1.0
+
+
+@lru_cache(maxsize=4096)
+def rare(word: str, code: str, below: float) -> bool | None:
+    """Whether the lowercase `word` is written less often than Zipf `below` in the language: True, False, or None
+    when the language's list does not reach down to `below` (a small list, or none), so it cannot say.
+
+    The list is read from its most frequent bucket down and left as soon as the word is found or `below` is passed
+    (some 10-50 ms for a large list); the answer is cached, the list is not."""
+    if code not in _large_lists() or below <= _LARGE_LIST_END:
+        return None
+    for index, bucket in enumerate(_buckets(code)):
+        if _zipf(index) < below:
+            return True
+        if word in bucket:
+            return False
+    return True
 
 
 def available(code: str) -> bool:
