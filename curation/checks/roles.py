@@ -2,7 +2,7 @@
 and keeps its part there.
 
 A fluent translation that keeps every identifier can still swap two of them: train on `test.csv` and predict for
-`train.csv`, `label` as the key and `id` as the target, pixels inside the mask 0 and outside 1. Two tests, on the
+`train.csv`, `label` as the key and `id` as the target, pixels inside the mask 0 and outside 1. These tests, on the
 sentences the adequacy check aligned (the whole text when there is no alignment):
 
 - place: identifier X is in the translation of the English sentence that holds Y, and Y in the translation of the
@@ -15,7 +15,10 @@ sentences the adequacy check aligned (the whole text when there is no alignment)
   gives it a part (train, evaluate, predict, key — curation/checks/meaning_words/, [roles] of concepts.toml — or a side
   of an opposite pair: inside/outside, before/after); X having Y's English partner and Y having X's is a swap, and
   so is Y having X's English part while X has none (the other identifier's word is often no role word: "submit
-  for").
+  for");
+- surroundings: two identifiers of an aligned pair whose surrounding words in the translation read like each other's
+  in the English (the sentence encoder; curation/checks/contexts.py), where no rule above found a swap (USE
+  languages written with spaces).
 
 Only exchanges count: an identifier that merely moved to a neighbouring sentence, or lost its partner to a
 rephrasing that gives the part to no other identifier, is not a role changed. What these rules cannot decide is the
@@ -30,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from curation.checks.units import BULLET, Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.anchors import TOLD, Anchor, anchors
+from curation.checks.contexts import context_swaps
+from curation.checks.encoders import encoder_name
 from curation.checks.masking import mask_identifiers
 from curation.checks.operands import operand_swaps
 from curation.checks.prose import quote
@@ -211,6 +216,10 @@ def check_roles(source: str, translation: str, language: str, names: Iterable[st
                 swaps = _partner_moves(e_anchors, t_anchors, " ".join(english[i].text for i in s),
                                        " ".join(translated[i].text for i in t), translated[t[0]], code, names)
             problems += swaps
+    if not problems and encoder_name(language) == "use" and parse_language(language).script not in ("Han", "Japanese"):
+        # no role word decided it: the words around each identifier may (curation/checks/contexts.py)
+        problems += next((found for s, t in pairs
+                          if (found := context_swaps([english[i] for i in s], [translated[i] for i in t]))), [])
     if not problems and len(pairs) > 1:
         # across sentences too: list items that exchange their descriptions ("- `enrollment_id`: the target" and
         # "- `dropout`: the key"), each item a sentence of its own; identifiers only, a number's part is its sentence's
