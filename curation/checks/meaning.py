@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from curation.checks.masking import mask_identifiers
 from curation.checks.privative import said_with_prefix
 from curation.checks.senses import language_data, relations, senses
 from curation.checks.sides import Side, aligned_sides, clauses
@@ -138,13 +139,42 @@ def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counte
             # in the whole text too, unless the pair's only word of the pair is one side in the English and the other
             # in the translation ("a higher score is better" as "plus elle est faible, mieux c'est"); not for time,
             # where one such word is as often recast ("after dividing" as "previously normalised", 3 calibration false
-            # alarms, no held-out catch; 2026-11-28)
-            clean = name != "time" and e[was] == 1 and not e[became] and t[became] == 1 and not t[was]
+            # alarms, no held-out catch; 2026-11-28) unless the English word bounds a moment ("after 1 July 2023") in a
+            # sentence translated one to one that negates no more than the English ("before 2015" as "not after 2015")
+            clean = ((name != "time" or _bounded_alike(english, translated, was))
+                     and e[was] == 1 and not e[became] and t[became] == 1 and not t[was])
             if (t[became] > e[became] and t[was] < e[was]
                     and (clean or (whole_t[became] > whole_e[became] and whole_t[was] < whole_e[was]))):
                 problems.append(f"{kind}: {translated.where(False, became)} says {_said(translated, became)} ({became}) "
                                 f"where {english.where(True, was)} says {_said(english, was)} ({was})")
     return problems
+
+
+# An English time word that bounds a moment: a number, a date or an identifier right after it, or after one word
+# ("after 1 July 2023", "before week 4", "before `cutoff`"; not "after dividing them by 12"), or a number a few words
+# before it ("3 days before departure"; not an identifier there: "`minutes_since_packing`: time since packing").
+_BOUND_AFTER = re.compile(r"^\W*(?:[^\W\d]\w*\W+)?(?:⟦\d+⟧|\d)")
+_NEGATED_BOUND = re.compile(r"\b(?:no|not)\b", re.IGNORECASE)
+_BOUND_BEFORE = re.compile(r"(?<![⟦\d])\d\w*\W+(?:[^\W\d]\w*\W+){0,2}?$")  # (a placeholder's number is none)
+
+
+def _bounded_alike(english: Side, translated: Side, concept: str) -> bool:
+    """Whether a sentence translated one to one, with no more negations than the English, renders an English time word
+    that bounds a moment (a merge pairs a sentence's "after" with another's "from 2021 to 2023")."""
+    return (len(english.units) == len(translated.units) == 1 and translated.negations() <= english.negations()
+            and _bounded(english, concept))
+
+
+def _bounded(english: Side, concept: str) -> bool:
+    """Whether the English's word of `concept` bounds a moment rather than orders steps ("after dividing")."""
+    for find, home in zip(english.finds, english.homes):
+        if concept not in find.concepts or _NEGATED_BOUND.search(find.text):
+            continue  # "no earlier than" is as often said "not before" ("不早于") as "after"
+        masked = mask_identifiers(english.units[home].text).text
+        at = masked.lower().find(find.text.lower())
+        if at >= 0 and (_BOUND_AFTER.match(masked[at + len(find.text):]) or _BOUND_BEFORE.search(masked[:at])):
+            return True
+    return False
 
 
 def _opposite(english: Side, translated: Side) -> bool:

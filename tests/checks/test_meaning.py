@@ -96,6 +96,16 @@ def test_a_reversed_direction_limit_or_unit_is_caught(source, correct, broken, l
     assert failed(result) and result.detail.startswith(f"{kind}: line 1 "), result.detail
 
 
+def test_a_bound_in_time_reversed_in_one_sentence_is_caught_though_the_text_says_after_elsewhere():
+    # "after 1 July 2023" bounds a moment; "después" of the second sentence orders steps and evens the whole text out
+    source = "Only claims filed after 1 July 2023 are scored. Normalise the amounts, then fit the model."
+    good = ("Solo se evalúan los siniestros presentados después del 1 de julio de 2023. Normaliza los importes y "
+            "después ajusta el modelo.")
+    assert checked("meaning", source, good, "es").passed
+    result = checked("meaning", source, good.replace("después del", "antes del"), "es")
+    assert failed(result) and result.detail.startswith("comparison: line 1 ") and "'antes' (before)" in result.detail
+
+
 def test_a_negation_whose_only_trace_is_the_english_absent_word_is_lost():
     # "Missing values were not imputed" as "missing values were imputed": the absent word renders "missing", nothing
     # renders "not" (the check used to take any absent word for the negation)
