@@ -18,7 +18,8 @@ there is no alignment: a tag, adequacy off):
 - direction and comparison: the translation says one side of an opposite pair (higher/lower, maximize/minimize,
   ascending/descending, at least/at most, before/after, earliest/latest, inside/outside) less often than the English
   and the other side more often, in the sentence and in the whole text, or the sentence's one word of the pair is
-  the other side;
+  the other side (before/after only where the English word bounds a moment, "after 1 July 2023", in a sentence
+  translated one to one);
 - unit: one unit of a quantity (seconds … years, thousand/million/billion, percent/per mille, currencies) is said
   more often than in the English and another one less often, or the sentence's one unit of the quantity is another;
   a protected amount's unit ("32 kHz") counts as its word;
