@@ -21,7 +21,8 @@ there is no alignment: a tag, adequacy off):
   the other side (before/after only where the English word bounds a moment, "after 1 July 2023", in a sentence
   translated one to one);
 - unit: one unit of a quantity (seconds … years, thousand/million/billion, percent/per mille, currencies) is said
-  more often than in the English and another one less often, or the sentence's one unit of the quantity is another;
+  more often than in the English and another one less often, or the sentence's one unit of the quantity is another,
+  or a number's own unit, right after it, is another ("48 hours" as "48 minut");
   a protected amount's unit ("32 kHz") counts as its word;
 - condition: the English sentence has a condition or scope (each, only, except, within, if) and its translation
   none of that condition's words.
@@ -34,10 +35,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from curation.checks.masking import mask_identifiers
 from curation.checks.privative import said_with_prefix
-from curation.checks.senses import language_data, relations, senses
+from curation.checks.senses import language_data, lower, relations, senses
 from curation.checks.sides import Side, aligned_sides, clauses
 from curation.records import CheckResult
 
@@ -205,6 +207,51 @@ def _units(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) 
     return problems
 
 
+# A number's own unit: the unit word that starts within this many characters after it ("48 hours", "48 de ore"; in
+# Chinese and Japanese right after it, "7 週間", as their words run on).
+_UNIT_REACH = {"zh": 1, "ja": 1, "default": 4}
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?!\w)")
+
+
+@lru_cache(maxsize=1)
+def _quantity() -> dict[str, str]:
+    """Each unit's quantity (concepts.toml, [units])."""
+    return {unit: name for name, members in relations().units.items() for unit in members}
+
+
+def _number_units(side: Side) -> dict[str, tuple[str, str] | None]:
+    """Each number the side writes once, with the unit right after it and its word (None: no unit there)."""
+    words, quantity = senses(side.code), _quantity()
+    reach = _UNIT_REACH.get(side.code, _UNIT_REACH["default"])
+    found: dict[str, tuple[str, str] | None] = {}
+    for unit in side.units:
+        for match in _NUMBER.finditer(unit.text):
+            number = match.group()
+            if number in found:
+                found[number] = None  # written twice: which one is which cannot be told
+                continue
+            after = words.finds(lower(unit.text[match.end():match.end() + 30], side.code))
+            said = next(((concept, find.text) for find in sorted(after, key=lambda find: find.start)
+                         if find.start <= reach for concept in sorted(find.concepts) if concept in quantity), None)
+            found[number] = said
+    return found
+
+
+def _number_unit_changes(english: Side, translated: Side) -> list[str]:
+    """A number whose unit is another of the same quantity in the translation ("48 hours" as "48 minut"), whatever
+    the sentence or the text says elsewhere: the counts of `_units` even out when the translator says "hourly" in
+    other words ("Hours in which ..." as "時間帯", beside "15 minutes" as "15 時間")."""
+    quantity = _quantity()
+    e, t = _number_units(english), _number_units(translated)
+    problems = []
+    for number, said in e.items():
+        other = t.get(number)
+        if said and other and said[0] != other[0] and quantity[said[0]] == quantity[other[0]]:
+            problems.append(f"unit: {translated.where(False, other[0])} says {number} {other[1]!r} ({other[0]}) where "
+                            f"{english.where(True, said[0])} says {number} {said[1]!r} ({said[0]})")
+    return problems
+
+
 def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
     e, t = english.counts, translated.counts
     return [(f"condition: {translated.where()} has nothing for {_said(english, concept)} ({concept}) of "
@@ -292,7 +339,8 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
             # 2026-11-27). The converse, "not after" as "only after" flagged, cost 13 false alarms for 10 catches. And
             # the other way round: "known only after delivery" as "not known before delivery" (calibration set 7).
             problem, flipped = None, []
-        problems += ([problem] if problem else []) + flipped + _units(english, translated, whole_e, whole_t)
+        changed = _units(english, translated, whole_e, whole_t)
+        problems += ([problem] if problem else []) + flipped + (changed or _number_unit_changes(english, translated))
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))
