@@ -106,6 +106,17 @@ def test_a_bound_in_time_reversed_in_one_sentence_is_caught_though_the_text_says
     assert failed(result) and result.detail.startswith("comparison: line 1 ") and "'antes' (before)" in result.detail
 
 
+def test_a_number_whose_own_unit_changed_is_caught_though_the_counts_even_out():
+    # two numbers exchanged their units: as many hours and minutes on both sides, each number's unit another
+    source = "Keep interviews booked at least 48 hours in advance, and ignore slots shorter than 30 minutes."
+    good = "Zachowaj rozmowy umówione co najmniej 48 godzin wcześniej i pomiń terminy krótsze niż 30 minut."
+    broken = "Zachowaj rozmowy umówione co najmniej 48 minut wcześniej i pomiń terminy krótsze niż 30 godzin."
+    assert checked("meaning", source, good, "pl").passed
+    result = checked("meaning", source, broken, "pl")
+    assert failed(result) and "says 48 'minut' (minute) where English line 1" in result.detail
+    assert "says 48 'hours' (hour)" in result.detail
+
+
 def test_a_negation_whose_only_trace_is_the_english_absent_word_is_lost():
     # "Missing values were not imputed" as "missing values were imputed": the absent word renders "missing", nothing
     # renders "not" (the check used to take any absent word for the negation)
