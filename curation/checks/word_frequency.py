@@ -20,8 +20,10 @@ Azerbaijani none.
 A domain tag rendered as one word is whole when the word is rare in the target (curation/checks/tags.py): a cut
 leaves an everyday word ("qualité" of "air quality", "прогнозирование"), a translator who packs a tag into one word
 coins a compound or uses a term of art ("vélopartage", "антифрод"). Only a large list can say a word is rare: a
-word missing from a small one is merely rarer than its end (Zipf 3). The package is Apache-2.0 and its lists CC BY-SA 4.0 (its metadata): they are read where pip
-installed them, at run time, and nothing of them is copied into this repository, a cache or a release.
+word missing from a small one is merely rarer than its end (Zipf 3).
+
+The package is Apache-2.0 and its lists CC BY-SA 4.0 (its metadata): they are read where pip installed them, at run
+time, and nothing of them is copied into this repository, a cache or a release.
 """
 
 from __future__ import annotations

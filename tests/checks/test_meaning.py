@@ -203,9 +203,12 @@ def test_swapped_files_and_swapped_key_and_target_are_caught():
 def test_identifiers_whose_surrounding_words_crossed_are_a_swap_without_any_role_word():
     # no word gives either file a part ("gives", "holds"): the words around each say what it is
     source = "`sensors.csv` gives the location of every sensor, while `no2_hourly.csv` holds the hourly readings."
-    good = "`sensors.csv` indique l'emplacement de chaque capteur, tandis que `no2_hourly.csv` contient les relevés horaires."
-    reordered = "Les relevés horaires sont dans `no2_hourly.csv`, et l'emplacement de chaque capteur dans `sensors.csv`."
-    swapped = good.replace("`sensors.csv`", "@").replace("`no2_hourly.csv`", "`sensors.csv`").replace("@", "`no2_hourly.csv`")
+    good = ("`sensors.csv` indique l'emplacement de chaque capteur, tandis que `no2_hourly.csv` contient les relevés "
+            "horaires.")
+    reordered = ("Les relevés horaires sont dans `no2_hourly.csv`, et l'emplacement de chaque capteur dans "
+                 "`sensors.csv`.")
+    swapped = (good.replace("`sensors.csv`", "@").replace("`no2_hourly.csv`", "`sensors.csv`")
+               .replace("@", "`no2_hourly.csv`"))
     assert check_roles(source, good, "fr").passed and check_roles(source, reordered, "fr").passed
     result = check_roles(source, swapped, "fr")
     assert failed(result) and ("has `sensors.csv` where the English has `no2_hourly.csv`: 'tandis que `sensors.csv` "
