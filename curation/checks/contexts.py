@@ -37,9 +37,10 @@ MARGIN = 0.4
 FEWEST_WORDS = 2
 # Where a clause ends: the window stops there.
 _CLAUSE_END = re.compile(r"[;:；：—,，、]|[.。!?](?=\s|$)")
-_IDENTIFIER = re.compile(r"`[^`\n]+`")
-# A name an identifier's surroundings can describe: a column, a file or a folder, not code or a format.
-_PLAIN = re.compile(r"^`[^`\s=,()]+`$")
+IDENTIFIER = re.compile(r"`[^`\n]+`")
+# A plain name: a column, a file or a folder, not code or a format (`index=False`, `pixel_id,prob`); its surroundings
+# (and in roles.py its part) describe it.
+PLAIN_NAME = re.compile(r"^`[^`\s=,()]+`$")
 MASK = "X"
 
 
@@ -47,12 +48,12 @@ def surroundings(text: str, width: int = WINDOW) -> dict[str, tuple[list[str], l
     """The words before and after the first occurrence of each plain identifier within its clause, every identifier
     among them masked."""
     found: dict[str, tuple[list[str], list[str]]] = {}
-    for match in _IDENTIFIER.finditer(text):
+    for match in IDENTIFIER.finditer(text):
         name = match.group()
-        if name in found or not _PLAIN.match(name):
+        if name in found or not PLAIN_NAME.match(name):
             continue
-        before = _CLAUSE_END.split(_IDENTIFIER.sub(MASK, text[:match.start()]))[-1].split()[-width:]
-        after = _CLAUSE_END.split(_IDENTIFIER.sub(MASK, text[match.end():]))[0].split()[:width]
+        before = _CLAUSE_END.split(IDENTIFIER.sub(MASK, text[:match.start()]))[-1].split()[-width:]
+        after = _CLAUSE_END.split(IDENTIFIER.sub(MASK, text[match.end():]))[0].split()[:width]
         found[name] = (before, after)
     return found
 

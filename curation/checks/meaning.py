@@ -22,7 +22,7 @@ there is no alignment: a tag, adequacy off):
   translated one to one);
 - unit: one unit of a quantity (seconds … years, thousand/million/billion, percent/per mille, currencies) is said
   more often than in the English and another one less often, or the sentence's one unit of the quantity is another,
-  or a number's own unit, right after it, is another ("48 hours" as "48 minut");
+  or a number's own unit, right after it, is another ("48 hours" as "48 minut"; curation/checks/unit_changes.py);
   a protected amount's unit ("32 kHz") counts as its word;
 - condition: the English sentence has a condition or scope (each, only, except, within, if) and its translation
   none of that condition's words.
@@ -35,20 +35,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 
 from curation.checks.masking import mask_identifiers
 from curation.checks.privative import said_with_prefix
-from curation.checks.senses import language_data, lower, relations, senses
+from curation.checks.senses import language_data, relations, senses
 from curation.checks.sides import Side, aligned_sides, clauses
+from curation.checks.unit_changes import unit_changes
 from curation.records import CheckResult
 
 NAME = "meaning"
-
-
-def _said(side: Side, *concepts: str) -> str:
-    words = side.words(*concepts)
-    return ", ".join(repr(word) for word in words) if words else "nothing of the kind"
 
 
 def _negation(english: Side, translated: Side) -> str | None:
@@ -69,21 +64,21 @@ def _negation(english: Side, translated: Side) -> str | None:
     if (e[rel.strong] and not t[rel.strong] and rendered + _prefixed(english, translated) < e[rel.strong] + e[rel.absent]
             and not _ranged(english, translated)):
         return (f"negation: {translated.where()} has no negation where {english.where(True, *said)} says "
-                f"{_said(english, *said)}")
+                f"{english.said(*said)}")
     # "never" said as "always" where the sentence also lost a negation: "never infer income from a postcode" as "always
     # infer it"; only the English word "never" ("not" with "always" is "not always", another statement)
     if (t[rel.always] > e[rel.always] and t[rel.strong] < e[rel.strong] and not instead
             and all(t[kind] <= e[kind] for kind in (rel.absent, rel.soft, rel.kept))
             and any(word.lower() == "never" for word in english.words(rel.strong)) and not _ranged(english, translated)):
-        return (f"negation: {translated.where(False, rel.always)} says {_said(translated, rel.always)} where "
-                f"{english.where(True, rel.strong)} says {_said(english, rel.strong)}")
+        return (f"negation: {translated.where(False, rel.always)} says {translated.said(rel.always)} where "
+                f"{english.where(True, rel.strong)} says {english.said(rel.strong)}")
     # An absence said as a presence: "when `x` is missing, fill it" as "when `x` is filled, ..." (the sample's data card
     # in ten languages). Only where the English says nothing else negative: "flagged but not removed" as "flagged and
     # kept" is right, and English "but not" is a soft word (calibration set 5c).
     if (e[rel.absent] and not e[rel.strong] and not e[rel.soft] and not t[rel.strong] and t[rel.absent] < e[rel.absent]
             and t[rel.kept] > e[rel.kept] and not t[rel.soft]):
-        return (f"negation: {translated.where(False, rel.kept)} says {_said(translated, rel.kept)} where "
-                f"{english.where(True, rel.absent)} says {_said(english, rel.absent)}")
+        return (f"negation: {translated.where(False, rel.kept)} says {translated.said(rel.kept)} where "
+                f"{english.where(True, rel.absent)} says {english.said(rel.absent)}")
     # A negation the translation adds is not compared: correct translations negate where the English says the same
     # thing positively ("free-form" as "not fixed", "ignore" as "do not take into account", "kept" as "not deleted")
     # too often. A rule that flagged one only where the English sentence had no negative word of any kind raised the
@@ -144,12 +139,12 @@ def _reversed(english: Side, translated: Side, whole_e: Counter, whole_t: Counte
             # where one such word is as often recast ("after dividing" as "previously normalised", 3 calibration false
             # alarms, no held-out catch; 2026-11-28) unless the English word bounds a moment ("after 1 July 2023") in a
             # sentence translated one to one that negates no more than the English ("before 2015" as "not after 2015")
-            clean = ((name != "time" or _bounded_alike(english, translated, was))
-                     and e[was] == 1 and not e[became] and t[became] == 1 and not t[was])
+            clean = (e[was] == 1 and not e[became] and t[became] == 1 and not t[was]
+                     and (name != "time" or _bounded_alike(english, translated, was)))
             if (t[became] > e[became] and t[was] < e[was]
                     and (clean or (whole_t[became] > whole_e[became] and whole_t[was] < whole_e[was]))):
-                problems.append(f"{kind}: {translated.where(False, became)} says {_said(translated, became)} ({became}) "
-                                f"where {english.where(True, was)} says {_said(english, was)} ({was})")
+                problems.append(f"{kind}: {translated.where(False, became)} says {translated.said(became)} ({became}) "
+                                f"where {english.where(True, was)} says {english.said(was)} ({was})")
     return problems
 
 
@@ -190,71 +185,9 @@ def _opposite(english: Side, translated: Side) -> bool:
                for _, one, other in relations().axes.values() for was, became in ((one, other), (other, one)))
 
 
-def _units(english: Side, translated: Side, whole_e: Counter, whole_t: Counter) -> list[str]:
-    e, t = english.counts, translated.counts
-    problems = []
-    for members in relations().units.values():
-        more = [unit for unit in members if t[unit] > e[unit] and whole_t[unit] > whole_e[unit]]
-        fewer = [unit for unit in members if t[unit] < e[unit] and whole_t[unit] < whole_e[unit]]
-        said_e, said_t = [unit for unit in members if e[unit]], [unit for unit in members if t[unit]]
-        if len(said_e) == 1 and len(said_t) == 1 and said_e != said_t:
-            # the pair's one unit of the kind is another in the translation ("within the next 7 days" as "7 週間以内"),
-            # whatever the whole text says (a unit said elsewhere in other words evens it out)
-            more, fewer = said_t, said_e
-        if more and fewer:
-            problems.append(f"unit: {translated.where(False, *more)} says {_said(translated, *more)} ({', '.join(more)}) "
-                            f"where {english.where(True, *fewer)} says {_said(english, *fewer)} ({', '.join(fewer)})")
-    return problems
-
-
-# A number's own unit: the unit word that starts within this many characters after it ("48 hours", "48 de ore"; in
-# Chinese and Japanese right after it, "7 週間", as their words run on).
-_UNIT_REACH = {"zh": 1, "ja": 1, "default": 4}
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?!\w)")
-
-
-@lru_cache(maxsize=1)
-def _quantity() -> dict[str, str]:
-    """Each unit's quantity (concepts.toml, [units])."""
-    return {unit: name for name, members in relations().units.items() for unit in members}
-
-
-def _number_units(side: Side) -> dict[str, tuple[str, str] | None]:
-    """Each number the side writes once, with the unit right after it and its word (None: no unit there)."""
-    words, quantity = senses(side.code), _quantity()
-    reach = _UNIT_REACH.get(side.code, _UNIT_REACH["default"])
-    found: dict[str, tuple[str, str] | None] = {}
-    for unit in side.units:
-        for match in _NUMBER.finditer(unit.text):
-            number = match.group()
-            if number in found:
-                found[number] = None  # written twice: which one is which cannot be told
-                continue
-            after = words.finds(lower(unit.text[match.end():match.end() + 30], side.code))
-            said = next(((concept, find.text) for find in sorted(after, key=lambda find: find.start)
-                         if find.start <= reach for concept in sorted(find.concepts) if concept in quantity), None)
-            found[number] = said
-    return found
-
-
-def _number_unit_changes(english: Side, translated: Side) -> list[str]:
-    """A number whose unit is another of the same quantity in the translation ("48 hours" as "48 minut"), whatever
-    the sentence or the text says elsewhere: the counts of `_units` even out when the translator says "hourly" in
-    other words ("Hours in which ..." as "時間帯", beside "15 minutes" as "15 時間")."""
-    quantity = _quantity()
-    e, t = _number_units(english), _number_units(translated)
-    problems = []
-    for number, said in e.items():
-        other = t.get(number)
-        if said and other and said[0] != other[0] and quantity[said[0]] == quantity[other[0]]:
-            problems.append(f"unit: {translated.where(False, other[0])} says {number} {other[1]!r} ({other[0]}) where "
-                            f"{english.where(True, said[0])} says {number} {said[1]!r} ({said[0]})")
-    return problems
-
-
 def _conditions(english: Side, translated: Side) -> list[tuple[str, str]]:
     e, t = english.counts, translated.counts
-    return [(f"condition: {translated.where()} has nothing for {_said(english, concept)} ({concept}) of "
+    return [(f"condition: {translated.where()} has nothing for {english.said(concept)} ({concept}) of "
              f"{english.where(True, concept)}", concept) for concept in relations().conditions
             if e[concept] and not t[concept]]
 
@@ -339,8 +272,7 @@ def check_meaning(source: str, translation: str, language: str, names: Iterable[
             # 2026-11-27). The converse, "not after" as "only after" flagged, cost 13 false alarms for 10 catches. And
             # the other way round: "known only after delivery" as "not known before delivery" (calibration set 7).
             problem, flipped = None, []
-        changed = _units(english, translated, whole_e, whole_t)
-        problems += ([problem] if problem else []) + flipped + (changed or _number_unit_changes(english, translated))
+        problems += ([problem] if problem else []) + flipped + unit_changes(english, translated, whole_e, whole_t)
         problems += [p for p, concept in _conditions(english, translated) if whole_t[concept] < whole_e[concept]]
     if problems:
         return CheckResult(name=NAME, passed=False, detail="; ".join(dict.fromkeys(problems)))

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from curation.checks.units import BULLET, Unit, units
 from curation.checks.alignment import recalled
 from curation.checks.anchors import TOLD, Anchor, anchors
-from curation.checks.contexts import context_swaps
+from curation.checks.contexts import IDENTIFIER, PLAIN_NAME, context_swaps
 from curation.checks.encoders import encoder_name
 from curation.checks.masking import mask_identifiers
 from curation.checks.operands import operand_swaps
@@ -111,16 +111,13 @@ _FILE = re.compile(r"\.[A-Za-z0-9]{2,7}`$|/`$")
 # An identifier that names an id column: predictions are given "for each `encounter_id`", which word order may put
 # beside the word for predicting as easily as the target column.
 _ID = re.compile(r"(?:^`|_)id`$", re.IGNORECASE)
-# A name a part can go with: a column, a file or a folder, not code or a format (`index=False`, `pixel_id,prob`).
-_PLAIN = re.compile(r"^`[^`\s=,()]+`$")
-_IDENTIFIER = re.compile(r"`[^`\n]+`")
 
 
 def _head(text: str) -> str | None:
     """The identifier a list item (or a line of a data card) is about: the one it opens with, its description after it
     ("- `label`: target class ...")."""
     item = BULLET.sub("", text, count=1)
-    named = _IDENTIFIER.match(item)
+    named = IDENTIFIER.match(item)
     return named.group(0) if named and TOLD.match(item, named.end()) else None
 
 
@@ -165,7 +162,7 @@ def _partner_moves(e_anchors: list[Anchor], t_anchors: list[Anchor], english: st
     nearest to the source). The calibration sets' nine role false alarms were these (2026-11-29)."""
     e, t = _roles(e_anchors), _roles(t_anchors)
     shared = sorted({a.value for a in e_anchors if a.value.startswith("`")} & {a.value for a in t_anchors})
-    shared = [value for value in shared if _PLAIN.match(value)]
+    shared = [value for value in shared if PLAIN_NAME.match(value)]
     partless = [x for x in shared if not t.get(x)]
     if not partless:  # (the common case: the sentences below need not be read again)
         return []

@@ -43,6 +43,11 @@ class Side:
         """The words of the side that say any of these concepts, as written."""
         return list(dict.fromkeys(find.text for find in self.finds if find.concepts & set(concepts)))
 
+    def said(self, *concepts: str) -> str:
+        """The side's words for these concepts, quoted, for a check's detail."""
+        words = self.words(*concepts)
+        return ", ".join(repr(word) for word in words) if words else "nothing of the kind"
+
     def negations(self, soft: bool = False) -> int:
         """The words that negate or say something is absent (with `soft`, also those with a negative sense)."""
         rel = relations()
