@@ -330,6 +330,31 @@ def test_a_kazakh_translation_whose_sentences_vary_more_in_length_is_paired_line
     assert result.passed and "one for each English one" in result.detail
 
 
+def test_a_romanian_translation_longer_than_usual_is_paired_line_for_line_and_a_shortened_one_still_goes_to_e5():
+    # Romanian: a unit longer than the usual ratio fits its English one up to 1.5 times it (settling.LONGER_SPAN),
+    # one shorter only within 1.3, since a dropped condition shortens a sentence. Each sentence of this description is its
+    # English one, one longer than 1.3 times the usual ratio: paired in place, e5 not asked (it was, for that one).
+    from curation.checks.encoders import vectors
+    from curation.checks.settling import ONE_TO_ONE_SPAN, TYPICAL_RATIO, structure_fits
+    from curation.checks.units import units
+    from tests.checks import natural
+
+    case = natural.load("calibration_3d")[82]
+    assert case.language == "ro" and case.defect is None and case.text_id == "desc_bus_delay"
+    english, translated = units(case.source, case.names), units(case.translation, case.names)
+    assert not all(structure_fits(e, t, TYPICAL_RATIO["ro"], ONE_TO_ONE_SPAN) for e, t in zip(english, translated))
+    vectors.clear()
+    result = check_adequacy(case.source, case.translation, "ro", case.names)
+    assert result.passed and "one for each English one" in result.detail
+    assert not any(("e5", unit.plain) in vectors._cache for unit in translated)
+    # "Only queries with at least one relevant result are scored." as "the queries with relevant results are scored":
+    # shorter than 1.3 times the usual ratio allows (a longer span both ways paired it and lost the condition)
+    dropped = natural.load("meaning_calibration")[926]
+    assert dropped.language == "ro" and dropped.defect == "condition_dropped"
+    result = check_adequacy(dropped.source, dropped.translation, "ro", dropped.names)
+    assert not result.passed and "Only queries with at least one relevant result" in result.detail
+
+
 _PARCELS = ("Estimate how long each parcel takes to arrive. The data holds `train.csv` with 2019-2022 and `test.csv` with "
             "2023. The target is `hours`, counted from pickup to delivery. Predictions are scored with RMSE, and lower is "
             "better.")
