@@ -27,3 +27,15 @@ def test_a_natural_set_is_well_formed(name):
             got = Counter(_SPAN.findall(case.translation))
             assert all(got[span] >= count for span, count in wanted.items()), (
                 name, case.language, case.text_id, wanted - got)
+
+
+def test_each_held_out_set_reads_its_own_folders():
+    # a set that read another's folders would report the other's texts as its own (and --tenth-heldout did, for a
+    # moment, when the eleventh was registered)
+    seen: dict[str, str] = {}
+    for ordinal, (surface, meaning) in natural.HELDOUT_SETS.items():
+        assert all(name.startswith("heldout_") for name in surface), (ordinal, surface)
+        assert all(name.startswith("meaning_heldout_") for name in meaning), (ordinal, meaning)
+        for name in (*surface, *meaning):
+            assert name in natural.SETS and name not in seen, (ordinal, name, seen.get(name))
+            seen[name] = ordinal

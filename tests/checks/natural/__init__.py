@@ -105,8 +105,7 @@ HELDOUT_9_MEANING = ("meaning_heldout_9a", "meaning_heldout_9b", "meaning_heldou
 # A tenth (2026-11-29, nineteenth session), written the same way by seven more helpers with fourteen new domains, to
 # decide this session's candidates by rules written before it was measured (docs/benchmarks.md). Nobody tunes on it.
 HELDOUT_10_SURFACE = ("heldout_10a", "heldout_10b", "heldout_10c")
-HELDOUT_10_MEANING = ("meaning_heldout_10a", "meaning_heldout_10b", "meaning_heldout_10c", "meaning_heldout_10d", "heldout_11a", "heldout_11b", "heldout_11c",
-        "meaning_heldout_11a", "meaning_heldout_11b", "meaning_heldout_11c", "meaning_heldout_11d")
+HELDOUT_10_MEANING = ("meaning_heldout_10a", "meaning_heldout_10b", "meaning_heldout_10c", "meaning_heldout_10d")
 # An eleventh (2026-11-29, twenty-sixth session), written the same way by seven more helpers with fourteen new domains,
 # after the tenth had decided the candidates of seven sessions: its first figures are the checks' estimate on text no
 # decision was taken on. Nobody tunes on it.
