@@ -1195,3 +1195,20 @@ def test_a_negation_lost_in_a_split_or_merged_sentence_is_caught(language, engli
     assert check_meaning(english, correct, language).passed
     result = check_meaning(english, broken, language)
     assert not result.passed and result.detail.startswith("negation: line 1 "), result.detail
+
+
+@pytest.mark.parametrize("name, index", [("meaning_calibration_7b", 17), ("meaning_calibration_5b", 6),
+                                         ("meaning_calibration_5b", 7)])
+def test_a_kazakh_time_word_negated_after_it_says_the_other_side(name, index):
+    # "2015-10-01-ден ерте емес" (not earlier than 2015-10-01) for "on or after 2015-10-01", "ешқашан одан бұрын емес"
+    # (never before it) for "never before": Kazakh puts the negation after the word, and the phrase is `after`, as
+    # "не раньше" is in Russian; read word by word it was `before` and a negation, a reversed comparison
+    from curation.checks.adequacy import check_adequacy
+    from tests.checks import natural
+
+    case = natural.load(name, ("kk",))[index]
+    assert case.defect is None and ("ерте емес" in case.translation or "бұрын емес" in case.translation)
+    check_adequacy(case.source, case.translation, "kk", case.names)  # the meaning check reads its alignment
+    assert check_meaning(case.source, case.translation, "kk", case.names).passed
+    finds = senses("kk").finds(lower("2015-10-01-ден ерте емес", "kk"))
+    assert [(find.text, sorted(find.concepts)) for find in finds] == [("ерте емес", ["after"])]
