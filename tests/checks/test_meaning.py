@@ -1212,3 +1212,19 @@ def test_a_kazakh_time_word_negated_after_it_says_the_other_side(name, index):
     assert check_meaning(case.source, case.translation, "kk", case.names).passed
     finds = senses("kk").finds(lower("2015-10-01-ден ерте емес", "kk"))
     assert [(find.text, sorted(find.concepts)) for find in finds] == [("ерте емес", ["after"])]
+
+
+@pytest.mark.parametrize("index", [6, 7, 8])
+def test_working_days_are_no_unit_of_time_unless_counted(index):
+    # "Only weekday opening hours are scored" as "жұмыс күндеріндегі жұмыс сағаттары" (the working days' working
+    # hours): the days are which days, not a duration, as days off are ("выходные дни"); "5 жұмыс күні" still counts
+    from curation.checks.adequacy import check_adequacy
+    from tests.checks import natural
+
+    case = natural.load("calibration_6h", ("kk",))[index]
+    assert case.text_id == "city_swimming_pools_desc" and case.defect is None and "жұмыс күн" in case.translation
+    check_adequacy(case.source, case.translation, "kk", case.names)  # the meaning check reads its alignment
+    assert check_meaning(case.source, case.translation, "kk", case.names).passed
+    for code, counted in (("kk", "5 жұмыс күні ішінде"), ("ru", "за 5 рабочих дней"), ("be", "за 5 працоўных дзён")):
+        assert "day" in senses(code).count(lower(counted, code)), (code, counted)
+    assert "day" not in senses("ru").count(lower("только рабочие дни", "ru"))
