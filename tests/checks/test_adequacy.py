@@ -332,8 +332,8 @@ def test_a_kazakh_translation_whose_sentences_vary_more_in_length_is_paired_line
 
 def test_a_romanian_translation_longer_than_usual_is_paired_line_for_line_and_a_shortened_one_still_goes_to_e5():
     # Romanian: a unit longer than the usual ratio fits its English one up to 1.5 times it (settling.LONGER_SPAN),
-    # one shorter only within 1.3, since a dropped condition shortens a sentence. Each sentence of this description is its
-    # English one, one longer than 1.3 times the usual ratio: paired in place, e5 not asked (it was, for that one).
+    # one shorter only within 1.3, since a dropped condition shortens a sentence. Each sentence of this description is
+    # its English one, one longer than 1.3 times the usual ratio: paired in place, e5 not asked (it was, for that one).
     from curation.checks.encoders import vectors
     from curation.checks.settling import ONE_TO_ONE_SPAN, TYPICAL_RATIO, structure_fits
     from curation.checks.units import units
