@@ -42,6 +42,11 @@ SPAN = {"kk": 1.5}
 LONGER_SPAN = {"ro": 1.5}
 
 
+def spans(code: str) -> tuple[float, float | None]:
+    """A language's length spans for structure_fits: both ways (SPAN), and for a longer translated unit (LONGER_SPAN)."""
+    return SPAN.get(code, ONE_TO_ONE_SPAN), LONGER_SPAN.get(code)
+
+
 def structure_fits(e: Unit, t: Unit, typical: float, span: float = ONE_TO_ONE_SPAN, longer: float | None = None
                    ) -> bool:
     """A translated unit that is the English one in its place, as far as its structure shows: the same kind of block,
@@ -61,8 +66,7 @@ def one_to_one(english: Sequence[Unit], translated: Sequence[Unit], language: st
     typical = TYPICAL_RATIO.get(code)
     if encoder_name(code) != "e5" or typical is None or len(english) != len(translated):
         return False
-    span, longer = SPAN.get(code, ONE_TO_ONE_SPAN), LONGER_SPAN.get(code)
-    return all(structure_fits(e, t, typical, span, longer) for e, t in zip(english, translated))
+    return all(structure_fits(e, t, typical, *spans(code)) for e, t in zip(english, translated))
 
 
 def settled(english: Sequence[Unit], translated: Sequence[Unit],
@@ -74,7 +78,7 @@ def settled(english: Sequence[Unit], translated: Sequence[Unit],
     if encoder_name(code) != "e5" or typical is None:
         return None
     sure = use_sure(english, translated)
-    span, longer = SPAN.get(code, ONE_TO_ONE_SPAN), LONGER_SPAN.get(code)
+    span, longer = spans(code)
     return lambda i, j: structure_fits(english[i], translated[j], typical, span, longer) or sure(i, j)
 
 

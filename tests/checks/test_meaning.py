@@ -1197,19 +1197,25 @@ def test_a_negation_lost_in_a_split_or_merged_sentence_is_caught(language, engli
     assert not result.passed and result.detail.startswith("negation: line 1 "), result.detail
 
 
+def _meaning_on_the_alignment(case):
+    """The meaning check of a natural set's case, on the sentences the adequacy check aligned (as in a run)."""
+    from curation.checks.adequacy import check_adequacy
+
+    check_adequacy(case.source, case.translation, case.language, case.names)
+    return check_meaning(case.source, case.translation, case.language, case.names)
+
+
 @pytest.mark.parametrize("name, index", [("meaning_calibration_7b", 17), ("meaning_calibration_5b", 6),
                                          ("meaning_calibration_5b", 7)])
 def test_a_kazakh_time_word_negated_after_it_says_the_other_side(name, index):
     # "2015-10-01-ден ерте емес" (not earlier than 2015-10-01) for "on or after 2015-10-01", "ешқашан одан бұрын емес"
     # (never before it) for "never before": Kazakh puts the negation after the word, and the phrase is `after`, as
     # "не раньше" is in Russian; read word by word it was `before` and a negation, a reversed comparison
-    from curation.checks.adequacy import check_adequacy
     from tests.checks import natural
 
     case = natural.load(name, ("kk",))[index]
     assert case.defect is None and ("ерте емес" in case.translation or "бұрын емес" in case.translation)
-    check_adequacy(case.source, case.translation, "kk", case.names)  # the meaning check reads its alignment
-    assert check_meaning(case.source, case.translation, "kk", case.names).passed
+    assert _meaning_on_the_alignment(case).passed
     finds = senses("kk").finds(lower("2015-10-01-ден ерте емес", "kk"))
     assert [(find.text, sorted(find.concepts)) for find in finds] == [("ерте емес", ["after"])]
 
@@ -1218,13 +1224,11 @@ def test_a_kazakh_time_word_negated_after_it_says_the_other_side(name, index):
 def test_working_days_are_no_unit_of_time_unless_counted(index):
     # "Only weekday opening hours are scored" as "жұмыс күндеріндегі жұмыс сағаттары" (the working days' working
     # hours): the days are which days, not a duration, as days off are ("выходные дни"); "5 жұмыс күні" still counts
-    from curation.checks.adequacy import check_adequacy
     from tests.checks import natural
 
     case = natural.load("calibration_6h", ("kk",))[index]
     assert case.text_id == "city_swimming_pools_desc" and case.defect is None and "жұмыс күн" in case.translation
-    check_adequacy(case.source, case.translation, "kk", case.names)  # the meaning check reads its alignment
-    assert check_meaning(case.source, case.translation, "kk", case.names).passed
+    assert _meaning_on_the_alignment(case).passed
     for code, counted in (("kk", "5 жұмыс күні ішінде"), ("ru", "за 5 рабочих дней"), ("be", "за 5 працоўных дзён")):
         assert "day" in senses(code).count(lower(counted, code)), (code, counted)
     assert "day" not in senses("ru").count(lower("только рабочие дни", "ru"))
