@@ -43,7 +43,7 @@ LONGER_SPAN = {"ro": 1.5}
 
 
 def spans(code: str) -> tuple[float, float | None]:
-    """A language's length spans for structure_fits: both ways (SPAN), and for a longer translated unit (LONGER_SPAN)."""
+    """A language's length spans for structure_fits: both ways (SPAN) and for a longer translated unit (LONGER_SPAN)."""
     return SPAN.get(code, ONE_TO_ONE_SPAN), LONGER_SPAN.get(code)
 
 
