@@ -9,7 +9,7 @@ meaning calibration sets
 (meaning_calibration/, meaning_calibration_2a/ … _2d/ and _3a/ … _3d/: fluent translations that keep every token and change the
 meaning, MEANING.md).
 Held-out (never tuned on): tests/checks/natural/heldout/ and meaning_heldout/, written by helpers that never saw the
-checks (`--second-heldout` … `--eleventh-heldout` read the second to eleventh held-out set instead;
+checks (`--second-heldout` … `--twelfth-heldout` read the second to twelfth held-out set instead;
 `--surface-heldout DIR[,DIR...]` and `--meaning-heldout DIR[,DIR...]` read any other folders).
 
 For each side it prints the catch rate per defect class x language, the surface classes (FORMAT.md) and then the
