@@ -114,9 +114,9 @@ HELDOUT_10_MEANING = ("meaning_heldout_10a", "meaning_heldout_10b", "meaning_hel
 # decision was taken on. Nobody tunes on it.
 HELDOUT_11_SURFACE = ("heldout_11a", "heldout_11b", "heldout_11c")
 HELDOUT_11_MEANING = ("meaning_heldout_11a", "meaning_heldout_11b", "meaning_heldout_11c", "meaning_heldout_11d")
-# A twelfth (2026-11-29, twenty-seventh session), written the same way by seven more helpers with fourteen domains (two
-# near calibration ones: bookshops, gas pipelines; steel foundries near the eleventh's bell foundries), after the eleventh's misses had been read once: it reports on the
-# final code of that session and decides nothing.
+# A twelfth (2026-11-29, twenty-seventh session), written the same way by seven more helpers with fourteen domains
+# (two near calibration ones: bookshops, gas pipelines; steel foundries near the eleventh's bell foundries), after the
+# eleventh's misses had been read once: it reports on the final code of that session and decides nothing.
 HELDOUT_12_SURFACE = ("heldout_12a", "heldout_12b", "heldout_12c")
 HELDOUT_12_MEANING = ("meaning_heldout_12a", "meaning_heldout_12b", "meaning_heldout_12c", "meaning_heldout_12d")
 # Each held-out set after the first by its ordinal (scripts/bench_translation_checks.py --<ordinal>-heldout).
