@@ -227,6 +227,22 @@ def test_a_part_that_moves_to_the_other_file_is_a_swap_even_when_the_other_had_n
     assert failed(result) and "puts 'eğitin' (train) with `test.csv`; the English puts 'train' with `train.csv`" in result.detail
 
 
+def test_a_prediction_said_with_the_noun_gives_its_file_a_part():
+    # "predictions are made for" names the file predicted for as "predict for" does; the English list had only the
+    # verb, so a translation that trained on the test file and predicted for the training file kept every part the
+    # English gave (calibration set 2d, Turkish; 2026-11-29). Italian says "le previsioni" as well as "la previsione".
+    source = "Models are fitted on `claims_train.csv`, and predictions are made for `claims_test.csv`."
+    good = "Modeller `claims_train.csv` üzerinde eğitilir ve tahminler `claims_test.csv` için yapılır."
+    swapped = "Modeller `claims_test.csv` üzerinde eğitilir ve tahminler `claims_train.csv` için yapılır."
+    assert check_roles(source, good, "tr").passed
+    result = check_roles(source, swapped, "tr")
+    assert failed(result) and "gives `claims_test.csv` the part of `claims_train.csv`" in result.detail
+    italian = "I modelli vengono addestrati su `claims_train.csv` e le previsioni si fanno per `claims_test.csv`."
+    assert check_roles(source, italian, "it").passed
+    assert failed(check_roles(source, italian.replace("claims_train", "@").replace("claims_test", "claims_train")
+                              .replace("@", "claims_test"), "it"))
+
+
 def test_a_part_shared_by_two_identifiers_named_together_or_given_to_an_id_column_is_no_swap():
     # identifiers the English names together share their part, whichever the word order puts it beside
     source = "The column `load_mw` is the target; `timestamp` and `substation_id` together identify a row."
