@@ -222,9 +222,8 @@ def test_a_part_that_moves_to_the_other_file_is_a_swap_even_when_the_other_had_n
     source = "Train on `train.csv` and submit one row for each `loan_id` in `test.csv`."
     good = "Modeli `train.csv` üzerinde eğitin ve `test.csv` içindeki her `loan_id` için bir satır gönderin."
     swapped = "Modeli `test.csv` üzerinde eğitin ve `train.csv` içindeki her `loan_id` için bir satır gönderin."
-    assert check_roles(source, good, "tr").passed
-    result = check_roles(source, swapped, "tr")
-    assert failed(result) and "puts 'eğitin' (train) with `test.csv`; the English puts 'train' with `train.csv`" in result.detail
+    assert ("puts 'eğitin' (train) with `test.csv`; the English puts 'train' with `train.csv`"
+            in _swap_caught(source, good, swapped, "tr"))
 
 
 def test_a_prediction_said_with_the_noun_gives_its_file_a_part():
@@ -234,13 +233,18 @@ def test_a_prediction_said_with_the_noun_gives_its_file_a_part():
     source = "Models are fitted on `claims_train.csv`, and predictions are made for `claims_test.csv`."
     good = "Modeller `claims_train.csv` üzerinde eğitilir ve tahminler `claims_test.csv` için yapılır."
     swapped = "Modeller `claims_test.csv` üzerinde eğitilir ve tahminler `claims_train.csv` için yapılır."
-    assert check_roles(source, good, "tr").passed
-    result = check_roles(source, swapped, "tr")
-    assert failed(result) and "gives `claims_test.csv` the part of `claims_train.csv`" in result.detail
+    assert "gives `claims_test.csv` the part of `claims_train.csv`" in _swap_caught(source, good, swapped, "tr")
     italian = "I modelli vengono addestrati su `claims_train.csv` e le previsioni si fanno per `claims_test.csv`."
-    assert check_roles(source, italian, "it").passed
-    assert failed(check_roles(source, italian.replace("claims_train", "@").replace("claims_test", "claims_train")
-                              .replace("@", "claims_test"), "it"))
+    _swap_caught(source, italian, italian.replace("claims_train", "@").replace("claims_test", "claims_train")
+                 .replace("@", "claims_test"), "it")
+
+
+def _swap_caught(source: str, good: str, swapped: str, language: str) -> str:
+    """The roles check passes the good translation and fails the swapped one: the failure's detail."""
+    assert check_roles(source, good, language).passed
+    result = check_roles(source, swapped, language)
+    assert failed(result)
+    return result.detail
 
 
 def test_a_part_shared_by_two_identifiers_named_together_or_given_to_an_id_column_is_no_swap():
