@@ -966,6 +966,22 @@ def test_a_data_unit_or_its_multiple_changed_is_caught(language, correct, broken
     assert failed(result) and "unit" in result.detail
 
 
+@pytest.mark.parametrize("english, language, correct, broken", [
+    ("The dose is given in micrograms per kilogram.", "es", "La dosis se expresa en microgramos por kilogramo.",
+     "La dosis se expresa en nanogramos por kilogramo."),
+    ("Yield is given in tonnes per hectare.", "ru", "Урожайность указана в тоннах с гектара.",
+     "Урожайность указана в центнерах с гектара."),
+    ("Yield is given in tonnes per hectare.", "kk", "Өнімділік гектарына тоннамен берілген.",
+     "Өнімділік гектарына центнермен берілген."),
+])
+def test_nanograms_and_centners_are_units_of_mass(english, language, correct, broken):
+    # micrograms said as nanograms, tonnes as centners (100 kg, the unit of grain yields in Russian and Kazakh): the
+    # lists knew neither, so the broken sentence said no unit of mass at all (calibration sets 4c and 5b, 2026-11-29)
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert failed(result) and "unit" in result.detail
+
+
 def test_milliseconds_said_as_seconds_is_a_unit_change_and_fifty_and_above_is_at_least():
     english = "The median latency is given in milliseconds."
     assert check_meaning(english, "Медианная задержка указана в миллисекундах.", "ru").passed
