@@ -1247,8 +1247,6 @@ def test_a_kazakh_time_word_negated_after_it_says_the_other_side(name, index):
     # "2015-10-01-ден ерте емес" (not earlier than 2015-10-01) for "on or after 2015-10-01", "ешқашан одан бұрын емес"
     # (never before it) for "never before": Kazakh puts the negation after the word, and the phrase is `after`, as
     # "не раньше" is in Russian; read word by word it was `before` and a negation, a reversed comparison
-    from tests.checks import natural
-
     case = natural.load(name, ("kk",))[index]
     assert case.defect is None and ("ерте емес" in case.translation or "бұрын емес" in case.translation)
     assert _meaning_on_the_alignment(case).passed
@@ -1260,8 +1258,6 @@ def test_a_kazakh_time_word_negated_after_it_says_the_other_side(name, index):
 def test_working_days_are_no_unit_of_time_unless_counted(index):
     # "Only weekday opening hours are scored" as "жұмыс күндеріндегі жұмыс сағаттары" (the working days' working
     # hours): the days are which days, not a duration, as days off are ("выходные дни"); "5 жұмыс күні" still counts
-    from tests.checks import natural
-
     case = natural.load("calibration_6h", ("kk",))[index]
     assert case.text_id == "city_swimming_pools_desc" and case.defect is None and "жұмыс күн" in case.translation
     assert _meaning_on_the_alignment(case).passed
