@@ -165,6 +165,36 @@ def test_a_reversed_direction_in_other_words_is_caught(source, broken, language)
     assert failed(result) and result.detail.startswith("direction: line 1 "), result.detail
 
 
+@pytest.mark.parametrize("source, correct, broken, language", [
+    ("F1 is the primary metric and should be maximized.", "F1 birincil metriktir ve en üst düzeye çıkarılmalıdır.",
+     "F1 birincil metriktir ve en alt düzeye indirilmelidir.", "tr"),  # "to the lowest level"
+    ("Minimise the mean absolute error (MAE).", "Riducete al minimo l'errore assoluto medio (MAE).",
+     "Portate al massimo l'errore assoluto medio (MAE).", "it"),  # "bring to the maximum", not "at most"
+    ("The metric is ROC AUC, which should be maximized.", "المقياس هو ROC AUC، وينبغي تعظيمه.",
+     "المقياس هو ROC AUC، وينبغي تقليله.", "ar"),  # "maximize it" / "reduce it", with the pronoun
+])
+def test_maximize_and_minimize_said_as_a_phrase_or_with_a_pronoun(source, correct, broken, language):
+    assert check_meaning(source, correct, language).passed
+    result = check_meaning(source, broken, language)
+    assert failed(result) and result.detail.startswith("direction: line 1 "), result.detail
+
+
+@pytest.mark.parametrize("correct, broken, language", [
+    ("模型依据 PR AUC 排名，越高越好。", "模型依据 PR AUC 排名，越低越好。", "zh"),
+    ("Модели сравнивайте по PR AUC; больше — лучше.", "Модели сравнивайте по PR AUC; меньше — лучше.", "ru"),
+    ("Los modelos se ordenan por el área bajo la curva de precisión-exhaustividad (PR AUC); cuanto más alta, mejor.",
+     "Los modelos se ordenan por el área bajo la curva de precisión-exhaustividad (PR AUC); cuanto más baja, mejor.",
+     "es"),
+])
+def test_the_area_under_a_curve_says_nothing_about_lower_values(correct, broken, language):
+    # "under" is a word for "less": read in "the area under the curve", it made the English say "lower" as often as
+    # a translation that reversed "higher is better" into "lower is better", and the reversal passed
+    english = "Models are ranked by the area under the precision-recall curve (PR AUC), where higher is better."
+    assert check_meaning(english, correct, language).passed
+    result = check_meaning(english, broken, language)
+    assert failed(result) and result.detail.startswith("direction: line 1 "), result.detail
+
+
 def test_conditions_are_compared_only_when_concepts_toml_names_them(monkeypatch):
     # Off by default (correct translations leave "only" and "except" implicit too often); a project can name them.
     source = "Predict the churn for each customer. Use only the data provided."
