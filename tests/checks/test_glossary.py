@@ -270,6 +270,29 @@ def test_one_of_two_mentions_swapped_is_caught_beside_an_english_gloss_in_bracke
                        "`id`'yi anahtar olarak kullanın, feature olarak değil.", "tr").passed
 
 
+@pytest.mark.parametrize("language, source, correct, swapped", [
+    # a short form declined ("модой", "модамен": too short to take any ending unlisted, or "моде" would be "модель")
+    ("ru", "Fill the gaps with the median of the herd.", "Заполните пропуски медианой по стаду.",
+     "Заполните пропуски модой по стаду."),
+    ("kk", "Fill the gaps with the median of the herd.", "Бос мәндерді табынның медианасымен толтырыңыз.",
+     "Бос мәндерді табынның модамен толтырыңыз."),
+    # "testing" for the test split; an adjective of a task; English loans for averages in a Turkish sentence
+    ("ru", "Validate on folds split by `subject_id`.", "Проводите валидацию на фолдах, разбитых по `subject_id`.",
+     "Проводите тестирование на фолдах, разбитых по `subject_id`."),
+    ("pl", "`days_in_transit` is the target of the regression track.",
+     "`days_in_transit` jest zmienną docelową ścieżki regresyjnej.",
+     "`days_in_transit` jest zmienną docelową ścieżki klasyfikacyjnej."),
+    ("tr", "Submissions are scored by macro F1.", "Gönderimler macro F1 ile değerlendirilir.",
+     "Gönderimler weighted F1 ile değerlendirilir."),
+    # a Kazakh stem whose last consonant voices before a vowel ("толықтық", "толықтығы")
+    ("kk", "Models are ranked by recall.", "Модельдер толықтығы бойынша реттеледі.",
+     "Модельдер дәлдігі бойынша реттеледі."),
+])
+def test_a_term_swapped_in_a_declined_or_borrowed_form_is_flagged(language, source, correct, swapped):
+    assert check_terms(GLOSSARY, source, correct, language).passed
+    assert not check_terms(GLOSSARY, source, swapped, language).passed
+
+
 @pytest.mark.parametrize("language,translation", [
     ("zh", "模型依据钓鱼类别的 PR AUC，即 precision-recall 曲线下面积，越高越好。"),
     ("zh", "模型依据钓鱼类别的精确率–召回率曲线下面积（PR AUC）排名，越高越好。"),

@@ -89,6 +89,8 @@ def test_a_negation_said_with_a_word_of_absence_is_not_a_flip():
     ("Sampled at 50 hertz.", "50 герц жиілікпен алынған.", "50 килогерц жиілікпен алынған.", "kk", "unit"),
     ("Frequency in megahertz.", "Frecvența în megaherți.", "Frecvența în kiloherți.", "ro", "unit"),
     ("Amounts in cents.", "Montants en centimes.", "Montants en euros.", "fr", "unit"),
+    ("The backhaul capacity in gigabits per second.", "Ёмкость backhaul, Гбит/с.", "Ёмкость backhaul, Мбит/с.", "ru",
+     "unit"),  # a data rate's abbreviation
 ])
 def test_a_reversed_direction_limit_or_unit_is_caught(source, correct, broken, language, kind):
     assert check_meaning(source, correct, language).passed
