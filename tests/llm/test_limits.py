@@ -69,9 +69,9 @@ async def test_tokens_per_minute_are_never_exceeded_in_any_window(llm_server, se
     arrivals = sorted(r.received_at for r in llm_server.requests)
     assert len(arrivals) == 30
     # The limiter bounds when requests leave the client; the server sees them later, by a delay that varies with the
-    # machine's load (three test workers on two cores delayed a burst's tail by up to half a second, so a window
-    # of arrivals held 22 requests where the releases held at most 19). Three requests of slack absorb that delay;
-    # a bucket refilling twice as fast, or none at all, still overflows it (24 and 30 requests).
+    # machine's load: under a loaded CI run (three test workers on two cores) one second of arrivals held 22 requests,
+    # where the bucket releases at most 19 in any second. Three requests of slack absorb that; a bucket refilling
+    # twice as fast, or none at all, still overflows it (24 and 30 requests).
     most_tokens_per_second = most_in_any_window(arrivals, 1.0) * 2001
     assert most_tokens_per_second <= 30_000 + 9_500 + 3 * 2001  # burst + one second of refill + the arrival jitter
     assert most_in_any_window(arrivals, 0.05) < 30  # it did hold requests back
